@@ -29,3 +29,23 @@ class ConfigError(KiothiError, ValueError):
 
 class LinkError(KiothiError, OSError):
     """A hardware or transport link failed."""
+
+
+class FrameError(KiothiError, ValueError):
+    """An LED frame has the wrong shape or a colour out of range."""
+
+
+class StoreError(KiothiError, OSError):
+    """The game store failed (database unreachable, unreadable or corrupt)."""
+
+
+class StoreUsageError(KiothiError, ValueError):
+    """A store call named an unknown game, wrote to a finished one, or passed non-JSON data."""
+
+
+class UnknownGameError(StoreUsageError, KeyError):
+    """A store call named a game id the store does not hold."""
+
+    def __str__(self) -> str:
+        # KeyError's __str__ would wrap the message in quotes.
+        return str(self.args[0]) if len(self.args) == 1 else super().__str__()

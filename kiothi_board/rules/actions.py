@@ -69,7 +69,7 @@ class OpeningAction:
         if isinstance(data, list):
             return cls(tuple(Lift.from_json(item) for item in data))
         raise NotationError(
-            f"bad opening action {data!r}: expected \"pass\", a lift object or a list of them"
+            f'bad opening action {data!r}: expected "pass", a lift object or a list of them'
         )
 
 

@@ -17,6 +17,9 @@ class Side(IntEnum):
     S = 0
     N = 1
 
+    def __repr__(self) -> str:
+        return f"Side.{self.name}"
+
     @property
     def other(self) -> Side:
         """The opponent."""
@@ -74,6 +77,4 @@ def parse_pit(text: str) -> int:
     try:
         return _NAMES[text]
     except KeyError:
-        raise NotationError(
-            f"bad pit name {text!r}: expected S1…S10 or N1…N10"
-        ) from None
+        raise NotationError(f"bad pit name {text!r}: expected S1…S10 or N1…N10") from None

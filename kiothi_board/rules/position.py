@@ -167,9 +167,8 @@ class Position:
         """Play a sowing move and return the new position with its `SowTrace`."""
         index = parse_pit(pit) if isinstance(pit, str) else pit
         if self.phase != "play":
-            raise IllegalMoveError(
-                f"cannot sow {_name(index)}: the game is {'over' if self.over else 'in the opening'}"
-            )
+            state = "over" if self.over else "in the opening"
+            raise IllegalMoveError(f"cannot sow {_name(index)}: the game is {state}")
         trace = trace_move(self.board, self.sown, self.to_move, index, self.variant)
         cap = list(self.captured)
         cap[self.to_move] += trace.captured
@@ -278,7 +277,7 @@ class Position:
 
     # ----------------------------------------------------------------- formats
     def to_json(self, *, full: bool = False) -> dict[str, Any]:
-        """The canonical JSON of RULES.md; `full` adds `variant` and `history` for a lossless copy."""
+        """The canonical JSON of RULES.md; `full` adds `variant` and `history` (lossless)."""
         out: dict[str, Any] = {
             "board": list(self.board),
             "captured": list(self.captured),

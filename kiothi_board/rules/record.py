@@ -73,10 +73,10 @@ class GameRecord:
 
     def final(self) -> Position:
         """The position after every action (raises IllegalMoveError like `replay`)."""
-        pos = Position.initial(self.variant)
+        last = Position.initial(self.variant)
         for _, _, pos in self.replay():
-            pass
-        return pos
+            last = pos
+        return last
 
     @classmethod
     def from_actions(
@@ -120,9 +120,9 @@ def parse_record(source: str | dict[str, Any]) -> GameRecord:
         if not isinstance(opening_data, list):
             raise NotationError(f"'opening' must be a list, got {opening_data!r}")
         expected = 0 if variant.V2 else 2
-        if opening_data and len(opening_data) != expected or len(opening_data) > expected:
+        if len(opening_data) > expected:
             raise NotationError(
-                f"'opening' holds {len(opening_data)} actions; expected {expected}"
+                f"'opening' holds {len(opening_data)} actions; at most {expected}"
                 + (" (V2: no opening phase)" if variant.V2 else " (South's, then North's)")
             )
         opening = tuple(OpeningAction.from_json(a) for a in opening_data)

@@ -162,7 +162,9 @@ def trace_move(
     relay = False
     while True:
         if len(laps) == MAX_LAPS:
-            raise IllegalMoveError(f"{name} is an endless move: not ended after {MAX_LAPS} laps (R6)")
+            raise IllegalMoveError(
+                f"{name} is an endless move: not ended after {MAX_LAPS} laps (R6)"
+            )
         seeds = b[lifted]
         b[lifted] = 0
         # R7: the owner lifting to sow (first lap or a relay of their own move) sows the pit;

@@ -20,7 +20,7 @@ _DESCRIPTIONS = {
 }
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Variant:
     """The rules in force: each flag turns on one variant; all off is the standard game.
 
@@ -40,7 +40,8 @@ class Variant:
 
     def __post_init__(self) -> None:
         if self.ply_limit is not None and (
-            not isinstance(self.ply_limit, int) or isinstance(self.ply_limit, bool)
+            not isinstance(self.ply_limit, int)
+            or isinstance(self.ply_limit, bool)
             or self.ply_limit < 1
         ):
             raise NotationError(f"ply_limit must be a positive integer, got {self.ply_limit!r}")
@@ -59,9 +60,7 @@ class Variant:
             elif key == "ply_limit":
                 kwargs[key] = value
             else:
-                raise NotationError(
-                    f"unknown variant {key!r}: expected V1…V8 or ply_limit"
-                )
+                raise NotationError(f"unknown variant {key!r}: expected V1…V8 or ply_limit")
         return cls(**kwargs)
 
     def to_json(self) -> dict[str, Any]:
@@ -87,8 +86,16 @@ class Variant:
             elif name == "ply_limit" and value.isdigit():
                 kwargs[name] = int(value)
             else:
-                raise NotationError(f"bad variant {part!r} in {text!r}: expected V1…V8 or ply_limit=N")
+                raise NotationError(
+                    f"bad variant {part!r} in {text!r}: expected V1…V8 or ply_limit=N"
+                )
         return cls(**kwargs)
+
+    def __repr__(self) -> str:
+        args = [f"{k}=True" for k in _DESCRIPTIONS if getattr(self, k)]
+        if self.ply_limit is not None:
+            args.append(f"ply_limit={self.ply_limit}")
+        return f"Variant({', '.join(args)})"
 
     def __str__(self) -> str:
         names = [k for k in _DESCRIPTIONS if getattr(self, k)]

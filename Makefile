@@ -1,0 +1,35 @@
+# Two entry points on a fresh machine: `make run` and `make test` (see README.md).
+VENV ?= .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed-stamp
+
+.PHONY: setup run test lint bench goldens clean
+
+$(STAMP): pyproject.toml scripts/setup-system.sh
+	bash scripts/setup-system.sh
+	python3 -m venv $(VENV)
+	$(PY) -m pip install -q --disable-pip-version-check -e '.[dev]'
+	touch $(STAMP)
+
+setup: $(STAMP)
+
+run: setup
+	$(VENV)/bin/kiothi-board run --sim
+
+lint: setup
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy --strict kiothi_board/rules
+
+test: lint
+	$(VENV)/bin/pytest
+
+bench: setup
+	$(VENV)/bin/kiothi-board bench rules
+
+# Regenerate the golden playthroughs (review the diff before committing).
+goldens: setup
+	$(VENV)/bin/pytest tests/rules/test_goldens.py --update-goldens
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,72 @@
+"""`kiothi-board bench rules`: seeded random playouts on one core, fast and traced paths."""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import random
+import sys
+import time
+from collections.abc import Sequence
+
+from kiothi_board.rules import Position, Variant, engine_for
+from kiothi_board.rules.fast import random_playout
+
+
+def _start(variant: Variant) -> Position:
+    pos = Position.initial(variant)
+    while pos.phase == "opening":
+        pos = pos.open("pass")
+    return pos
+
+
+def bench_fast(variant: Variant, seconds: float, seed: int) -> tuple[int, int, float]:
+    """Random playouts on the fast path for about `seconds`: (playouts, moves, elapsed)."""
+    engine = engine_for(variant)
+    board, sown, side = _start(variant).packed
+    rng = random.Random(seed)
+    playouts = moves = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        moves += random_playout(engine, board, sown, side, (0, 0), rng.random)[2]
+        playouts += 1
+    return playouts, moves, time.perf_counter() - start
+
+
+def bench_traced(variant: Variant, seconds: float, seed: int) -> tuple[int, int, float]:
+    """Random playouts through `Position.play_traced` (full traces, legal lists)."""
+    rng = random.Random(seed)
+    playouts = moves = 0
+    begin = _start(variant)
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        pos = begin
+        while not pos.over:
+            pos = pos.play_traced(rng.choice(pos.legal_moves()))[0]
+            moves += 1
+        playouts += 1
+    return playouts, moves, time.perf_counter() - start
+
+
+def bench_rules(argv: Sequence[str]) -> int:
+    """Print playouts/s and moves/s for the fast and the traced path."""
+    parser = argparse.ArgumentParser(prog="kiothi-board bench rules")
+    parser.add_argument("--seconds", type=float, default=5.0, help="time per path (default 5)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--variant", default="", help="e.g. V3,V7 (default: standard)")
+    args = parser.parse_args(argv)
+    variant = Variant.parse(args.variant)
+    print(
+        f"kiothi-board bench rules: {platform.python_implementation()} "
+        f"{platform.python_version()} on {platform.machine()}, one core, variant {variant}, "
+        f"seed {args.seed}"
+    )
+    for name, func in (("fast", bench_fast), ("traced", bench_traced)):
+        playouts, moves, elapsed = func(variant, args.seconds, args.seed)
+        print(
+            f"  {name:6} path: {playouts / elapsed:10.1f} playouts/s  "
+            f"{moves / elapsed:12,.0f} moves/s  ({playouts} playouts, {moves} moves, "
+            f"{elapsed:.1f} s, {moves / max(playouts, 1):.0f} moves/playout)"
+        )
+    sys.stdout.flush()
+    return 0

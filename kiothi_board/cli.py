@@ -1,0 +1,126 @@
+"""The `kiothi-board` command: replay, bench, engine, match, run."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import sys
+from collections.abc import Sequence
+
+from kiothi_board import __version__
+from kiothi_board.errors import IllegalMoveError, RulesError
+
+# Subcommands owned by other layers, imported only when used: name -> "module:function".
+# Each function takes the remaining argv and returns an exit status.
+_DELEGATED = {
+    "engine": ("kiothi_board.ai.protocol:main", "speak the engine protocol on stdin/stdout"),
+    "match": ("kiothi_board.ai.match:main", "play two engines against each other"),
+    "run": ("kiothi_board.daemon:main", "run the board daemon (--sim: the simulator)"),
+}
+_BENCHES = {
+    "rules": "kiothi_board.bench:bench_rules",
+    "ai": "kiothi_board.ai.bench:main",
+    "guide": "kiothi_board.controller.bench:main",
+}
+
+
+def _load(target: str) -> object:
+    module, _, func = target.partition(":")
+    return getattr(importlib.import_module(module), func)
+
+
+def replay_main(argv: Sequence[str]) -> int:
+    """`kiothi-board replay FILE [--text]`: print every position of a game record."""
+    from kiothi_board.rules import parse_record
+
+    parser = argparse.ArgumentParser(
+        prog="kiothi-board replay",
+        description="Replay a kiothi-game/1 record: one position JSON per line "
+        "(the initial position, then after each opening action and each move).",
+    )
+    parser.add_argument("file", help="the game record (JSON); '-' reads standard input")
+    parser.add_argument("--text", action="store_true", help="print board diagrams instead")
+    args = parser.parse_args(argv)
+    try:
+        if args.file == "-":
+            source = sys.stdin.read()
+        else:
+            with open(args.file, encoding="utf-8") as fh:
+                source = fh.read()
+    except OSError as exc:
+        print(f"kiothi-board replay: cannot read {args.file}: {exc.strerror}", file=sys.stderr)
+        return 2
+    try:
+        record = parse_record(source)
+    except RulesError as exc:
+        print(f"kiothi-board replay: {args.file}: {exc}", file=sys.stderr)
+        return 2
+    out = sys.stdout
+    final = None
+    try:
+        for index, text, pos in record.replay():
+            if args.text:
+                head = "initial position" if index < 0 else f"after action {index}: {text}"
+                out.write(f"{head}\n{pos.diagram()}\n\n")
+            else:
+                out.write(json.dumps(pos.to_json()) + "\n")
+            final = pos
+    except IllegalMoveError as exc:
+        out.flush()
+        print(f"kiothi-board replay: {args.file}: {exc}", file=sys.stderr)
+        return 2
+    out.flush()
+    if record.result is not None and final is not None:
+        got = final.result
+        if got != record.result:
+            got_text = "not over" if got is None else json.dumps(got.to_json())
+            print(
+                f"kiothi-board replay: {args.file}: the record's result "
+                f"{json.dumps(record.result.to_json())} disagrees with the replay: {got_text}",
+                file=sys.stderr,
+            )
+            return 3
+    return 0
+
+
+def bench_main(argv: Sequence[str]) -> int:
+    """`kiothi-board bench WHAT`: run a benchmark and print its figures."""
+    if not argv or argv[0] not in _BENCHES:
+        print(f"usage: kiothi-board bench {{{','.join(_BENCHES)}}} [options]", file=sys.stderr)
+        return 2
+    func = _load(_BENCHES[argv[0]])
+    status = func(list(argv[1:]))  # type: ignore[operator]
+    return int(status or 0)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the `kiothi-board` console script."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    commands = {
+        "replay": "print every position of a game record",
+        "bench": f"benchmarks: {', '.join(_BENCHES)}",
+        **{name: help for name, (_, help) in _DELEGATED.items()},
+    }
+    if not args or args[0] in ("-h", "--help"):
+        print(f"kiothi-board {__version__}\n\nusage: kiothi-board COMMAND [options]\n")
+        for name, help in commands.items():
+            print(f"  {name:8} {help}")
+        return 0 if args else 2
+    if args[0] == "--version":
+        print(f"kiothi-board {__version__}")
+        return 0
+    command, rest = args[0], args[1:]
+    if command == "replay":
+        return replay_main(rest)
+    if command == "bench":
+        return bench_main(rest)
+    if command in _DELEGATED:
+        func = _load(_DELEGATED[command][0])
+        return int(func(rest) or 0)  # type: ignore[operator]
+    print(f"kiothi-board: unknown command {command!r}; try --help", file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

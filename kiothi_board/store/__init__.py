@@ -1,0 +1,1 @@
+"""The game store: SQLite by default, Redis as an option, one interface."""

@@ -1,0 +1,51 @@
+"""The `GameStore` protocol shared by the SQLite and Redis stores."""
+
+from __future__ import annotations
+
+from typing import Any, Protocol, runtime_checkable
+
+
+@runtime_checkable
+class GameStore(Protocol):
+    """Durable storage for settings, finished game records and the current game's events.
+
+    Every write is committed before the call returns, so a kill at any instant loses
+    nothing that a call had already returned for. Events are JSON-able dicts; the
+    controller rebuilds its state (game and guide step) by replaying them.
+    """
+
+    def load_settings(self) -> dict[str, Any]:
+        """The saved settings (empty when none were saved)."""
+        ...
+
+    def save_settings(self, settings: dict[str, Any]) -> None:
+        """Replace the saved settings."""
+        ...
+
+    def begin_game(self, meta: dict[str, Any]) -> int:
+        """Start a new current game with its metadata (mode, sides, level, pace…); its id."""
+        ...
+
+    def append_event(self, game_id: int, event: dict[str, Any]) -> int:
+        """Append an event to a game; returns its sequence number (1, 2, …)."""
+        ...
+
+    def current_game(self) -> tuple[int, dict[str, Any], list[dict[str, Any]]] | None:
+        """The unfinished current game: `(id, meta, events in order)`, or None."""
+        ...
+
+    def finish_game(self, game_id: int, record: dict[str, Any]) -> None:
+        """Store a game's final record (a `kiothi-game/1` object) and close it."""
+        ...
+
+    def list_games(self, limit: int = 50, offset: int = 0) -> list[dict[str, Any]]:
+        """Summaries of stored games, newest first: id, started, finished, result."""
+        ...
+
+    def get_game(self, game_id: int) -> dict[str, Any] | None:
+        """One game's record (finished) or its meta and events (current); None if unknown."""
+        ...
+
+    def close(self) -> None:
+        """Flush and close; idempotent."""
+        ...

@@ -1,0 +1,376 @@
+"""The default game store: one SQLite file in the state directory (standard library only).
+
+Durability: WAL journal with `synchronous=FULL`, so each commit is fsynced to the WAL
+before the call returns and survives a kill or a power cut; every write is its own
+transaction. Thread-safe: one connection shared under a lock.
+
+A file that is not SQLite, is damaged, or holds another schema is never overwritten: it is
+moved aside to `<name>.corrupt-<UTC timestamp>` (with its `-wal`/`-shm` companions), a
+warning is logged, `store.report` describes what happened for the daemon to show, and a
+fresh store is created in its place.
+
+Schema (version 1; `PRAGMA application_id` marks the file as ours):
+
+- `schema_version(version)` — one row.
+- `settings(id = 1, json)` — the saved settings.
+- `games(id, status, meta, started, finished, record)` — status is `current`,
+  `finished` or `abandoned` (a current game replaced by `begin_game` before it was
+  finished: kept, listed, never current again). Times are epoch seconds.
+- `events(game_id, seq, event)` — each game's events, seq 1, 2, …
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import sqlite3
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, TypeVar
+
+from kiothi_board.errors import StoreError, StoreUsageError, UnknownGameError
+from kiothi_board.store.common import dump, load, result_of
+
+__all__ = ["APPLICATION_ID", "SCHEMA_VERSION", "CorruptStoreReport", "SqliteStore"]
+
+log = logging.getLogger(__name__)
+
+SCHEMA_VERSION = 1
+APPLICATION_ID = 0x4B494F54  # "KIOT"
+
+_SCHEMA = f"""
+PRAGMA application_id = {APPLICATION_ID};
+CREATE TABLE schema_version (version INTEGER NOT NULL);
+INSERT INTO schema_version (version) VALUES ({SCHEMA_VERSION});
+CREATE TABLE settings (id INTEGER PRIMARY KEY CHECK (id = 1), json TEXT NOT NULL);
+CREATE TABLE games (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    status TEXT NOT NULL CHECK (status IN ('current', 'finished', 'abandoned')),
+    meta TEXT NOT NULL,
+    started REAL NOT NULL,
+    finished REAL,
+    record TEXT
+);
+CREATE INDEX games_status ON games (status);
+CREATE TABLE events (
+    game_id INTEGER NOT NULL REFERENCES games (id),
+    seq INTEGER NOT NULL,
+    event TEXT NOT NULL,
+    PRIMARY KEY (game_id, seq)
+) WITHOUT ROWID;
+"""
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True, slots=True)
+class CorruptStoreReport:
+    """What was wrong with a store file found at start-up and where it was moved."""
+
+    path: str
+    moved_to: str
+    reason: str
+
+    def __str__(self) -> str:
+        return (
+            f"game store {self.path!r} was unusable ({self.reason}); "
+            f"moved aside to {self.moved_to!r} and a new store was created"
+        )
+
+
+class SqliteStore:
+    """A `GameStore` in one SQLite file (see the module docstring)."""
+
+    def __init__(
+        self, path: str | os.PathLike[str], *, wall_clock: Callable[[], float] = time.time
+    ):
+        """Open (or create) the store at `path`; an unusable file is moved aside (`.report`)."""
+        self.path = Path(path)
+        self._wall_clock = wall_clock
+        self._lock = threading.RLock()
+        self.report: CorruptStoreReport | None = None
+        try:
+            self._conn: sqlite3.Connection | None = self._open()
+        except StoreError:
+            raise
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot open game store {str(self.path)!r}: {exc}") from exc
+        except OSError as exc:
+            raise StoreError(f"cannot open game store {str(self.path)!r}: {exc}") from exc
+
+    # -- opening ----------------------------------------------------------------------------
+
+    def _connect(self) -> sqlite3.Connection:
+        return sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+
+    def _open(self) -> sqlite3.Connection:
+        if self.path.is_dir():
+            raise StoreError(f"game store {str(self.path)!r} is a directory")
+        if self.path.exists() and self.path.stat().st_size > 0:
+            conn = self._connect()
+            try:
+                problem = self._problem(conn)
+            except sqlite3.OperationalError:
+                # Cannot open/lock/read (permissions, I/O, busy): not proof of corruption, so
+                # the file is left where it is and the error reaches the daemon.
+                conn.close()
+                raise
+            except sqlite3.DatabaseError as exc:
+                problem = f"not a readable SQLite database: {exc}"
+            if problem is None:
+                self._configure(conn)
+                return conn
+            conn.close()
+            self._move_aside(problem)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        conn = self._connect()
+        try:
+            self._configure(conn)
+            conn.executescript(f"BEGIN IMMEDIATE; {_SCHEMA} COMMIT;")
+        except BaseException:
+            conn.close()
+            raise
+        return conn
+
+    @staticmethod
+    def _configure(conn: sqlite3.Connection) -> None:
+        mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+        if str(mode).lower() != "wal":
+            raise sqlite3.OperationalError(f"cannot switch to WAL journal (got {mode!r})")
+        # FULL in WAL mode fsyncs the WAL on every commit: a returned write survives power loss.
+        conn.execute("PRAGMA synchronous = FULL")
+        conn.execute("PRAGMA foreign_keys = ON")
+        conn.execute("PRAGMA busy_timeout = 5000")
+
+    @staticmethod
+    def _problem(conn: sqlite3.Connection) -> str | None:
+        """Why an existing file is not a usable store of ours (None: it is)."""
+        check = conn.execute("PRAGMA quick_check").fetchall()
+        if check != [("ok",)]:
+            return f"integrity check failed: {'; '.join(str(r[0]) for r in check[:3])}"
+        app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+        tables = sorted(
+            r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+        )
+        if app_id != APPLICATION_ID:
+            return f"not a kiothi-board store (application_id {app_id}, tables {tables})"
+        if "schema_version" not in tables:
+            return f"no schema_version table (tables {tables})"
+        versions = [r[0] for r in conn.execute("SELECT version FROM schema_version")]
+        if versions != [SCHEMA_VERSION]:
+            return f"unknown schema version {versions} (this build reads {SCHEMA_VERSION})"
+        return None
+
+    def _move_aside(self, reason: str) -> None:
+        stamp = datetime.fromtimestamp(self._wall_clock(), UTC).strftime("%Y%m%dT%H%M%SZ")
+        base = f"{self.path.name}.corrupt-{stamp}"
+        target = self.path.with_name(base)
+        n = 1
+        while any(
+            self.path.with_name(target.name + s).exists() for s in ("", "-wal", "-shm")
+        ):  # never overwrite an earlier salvage
+            target = self.path.with_name(f"{base}-{n}")
+            n += 1
+        for suffix in ("-wal", "-shm"):
+            companion = self.path.with_name(self.path.name + suffix)
+            if companion.exists():
+                # A stale WAL must not be replayed into the fresh store.
+                os.replace(companion, self.path.with_name(target.name + suffix))
+        os.replace(self.path, target)
+        self.report = CorruptStoreReport(str(self.path), str(target), reason)
+        log.warning("%s", self.report)
+
+    # -- plumbing ---------------------------------------------------------------------------
+
+    def _connection(self) -> sqlite3.Connection:
+        if self._conn is None:
+            raise StoreError(f"game store {str(self.path)!r} is closed")
+        return self._conn
+
+    def _read(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        with self._lock:
+            conn = self._connection()
+            try:
+                return fn(conn)
+            except sqlite3.Error as exc:
+                raise StoreError(f"reading game store {str(self.path)!r}: {exc}") from exc
+
+    def _write(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        with self._lock:
+            conn = self._connection()
+            try:
+                conn.execute("BEGIN IMMEDIATE")
+                try:
+                    result = fn(conn)
+                    conn.execute("COMMIT")
+                except BaseException:
+                    if conn.in_transaction:
+                        conn.execute("ROLLBACK")
+                    raise
+                return result
+            except sqlite3.Error as exc:
+                raise StoreError(f"writing game store {str(self.path)!r}: {exc}") from exc
+
+    @staticmethod
+    def _status(conn: sqlite3.Connection, game_id: int) -> str:
+        row = conn.execute("SELECT status FROM games WHERE id = ?", (game_id,)).fetchone()
+        if row is None:
+            raise UnknownGameError(f"no game with id {game_id!r}")
+        return str(row[0])
+
+    # -- GameStore --------------------------------------------------------------------------
+
+    def load_settings(self) -> dict[str, Any]:
+        """The saved settings (empty when none were saved)."""
+        row = self._read(lambda c: c.execute("SELECT json FROM settings WHERE id = 1").fetchone())
+        return {} if row is None else dict(load(row[0]))
+
+    def save_settings(self, settings: dict[str, Any]) -> None:
+        """Replace the saved settings."""
+        text = dump(settings, "settings")
+        self._write(
+            lambda c: c.execute(
+                "INSERT INTO settings (id, json) VALUES (1, ?) "
+                "ON CONFLICT (id) DO UPDATE SET json = excluded.json",
+                (text,),
+            )
+        )
+
+    def begin_game(self, meta: dict[str, Any]) -> int:
+        """Start a new current game; an unfinished previous one is marked abandoned."""
+        text = dump(meta, "game meta")
+        now = self._wall_clock()
+
+        def begin(c: sqlite3.Connection) -> int:
+            c.execute("UPDATE games SET status = 'abandoned' WHERE status = 'current'")
+            cur = c.execute(
+                "INSERT INTO games (status, meta, started) VALUES ('current', ?, ?)", (text, now)
+            )
+            assert cur.lastrowid is not None
+            return int(cur.lastrowid)
+
+        return self._write(begin)
+
+    def append_event(self, game_id: int, event: dict[str, Any]) -> int:
+        """Append an event to the current game; returns its sequence number (1, 2, …)."""
+        text = dump(event, "event")
+
+        def append(c: sqlite3.Connection) -> int:
+            status = self._status(c, game_id)
+            if status != "current":
+                raise StoreUsageError(f"game {game_id!r} is {status}: cannot append {event!r:.200}")
+            seq = int(
+                c.execute(
+                    "SELECT COALESCE(MAX(seq), 0) + 1 FROM events WHERE game_id = ?", (game_id,)
+                ).fetchone()[0]
+            )
+            c.execute(
+                "INSERT INTO events (game_id, seq, event) VALUES (?, ?, ?)", (game_id, seq, text)
+            )
+            return seq
+
+        return self._write(append)
+
+    def _events(self, c: sqlite3.Connection, game_id: int) -> list[dict[str, Any]]:
+        rows = c.execute("SELECT event FROM events WHERE game_id = ? ORDER BY seq", (game_id,))
+        return [load(r[0]) for r in rows]
+
+    def current_game(self) -> tuple[int, dict[str, Any], list[dict[str, Any]]] | None:
+        """The unfinished current game: `(id, meta, events in order)`, or None."""
+
+        def current(
+            c: sqlite3.Connection,
+        ) -> tuple[int, dict[str, Any], list[dict[str, Any]]] | None:
+            row = c.execute(
+                "SELECT id, meta FROM games WHERE status = 'current' ORDER BY id DESC LIMIT 1"
+            ).fetchone()
+            if row is None:
+                return None
+            return int(row[0]), load(row[1]), self._events(c, int(row[0]))
+
+        return self._read(current)
+
+    def finish_game(self, game_id: int, record: dict[str, Any]) -> None:
+        """Store a game's final record and close it (only the current game can be finished)."""
+        text = dump(record, "game record")
+        now = self._wall_clock()
+
+        def finish(c: sqlite3.Connection) -> None:
+            status = self._status(c, game_id)
+            if status != "current":
+                raise StoreUsageError(f"game {game_id!r} is {status}: cannot finish it again")
+            c.execute(
+                "UPDATE games SET status = 'finished', finished = ?, record = ? WHERE id = ?",
+                (now, text, game_id),
+            )
+
+        self._write(finish)
+
+    @staticmethod
+    def _summary(row: sqlite3.Row | tuple[Any, ...]) -> dict[str, Any]:
+        game_id, status, meta, started, finished, record = row
+        return {
+            "id": int(game_id),
+            "status": status,
+            "meta": load(meta),
+            "started": started,
+            "finished": finished,
+            "result": None if record is None else result_of(load(record)),
+        }
+
+    def list_games(self, limit: int = 50, offset: int = 0) -> list[dict[str, Any]]:
+        """Summaries, newest first: id, status, meta, started, finished (epoch s), result."""
+        if limit < 0 or offset < 0:
+            raise StoreUsageError(f"limit and offset must be >= 0, got {limit!r}, {offset!r}")
+        rows = self._read(
+            lambda c: c.execute(
+                "SELECT id, status, meta, started, finished, record FROM games "
+                "ORDER BY id DESC LIMIT ? OFFSET ?",
+                (limit, offset),
+            ).fetchall()
+        )
+        return [self._summary(r) for r in rows]
+
+    def get_game(self, game_id: int) -> dict[str, Any] | None:
+        """A finished game's record; else its summary with `events`; None if unknown."""
+
+        def get(c: sqlite3.Connection) -> dict[str, Any] | None:
+            row = c.execute(
+                "SELECT id, status, meta, started, finished, record FROM games WHERE id = ?",
+                (game_id,),
+            ).fetchone()
+            if row is None:
+                return None
+            if row[5] is not None:
+                record: dict[str, Any] = load(row[5])
+                return record
+            out = self._summary(row)
+            out["events"] = self._events(c, game_id)
+            return out
+
+        return self._read(get)
+
+    def close(self) -> None:
+        """Close the database (every write is already committed); idempotent."""
+        with self._lock:
+            conn, self._conn = self._conn, None
+        if conn is not None:
+            conn.close()
+
+    @property
+    def closed(self) -> bool:
+        """Whether `close()` has been called."""
+        return self._conn is None
+
+    def __enter__(self) -> SqliteStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"SqliteStore({str(self.path)!r})"

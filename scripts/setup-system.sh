@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Install the Debian packages the product and its tests need, when they are missing.
+# Runs as root on the project's machines (CI included); elsewhere it says what to install.
+set -euo pipefail
+packages=()
+command -v redis-server >/dev/null 2>&1 || packages+=(redis-server)
+if [ ${#packages[@]} -eq 0 ]; then
+    exit 0
+fi
+if [ "$(id -u)" -ne 0 ]; then
+    echo "setup-system: please install: ${packages[*]} (sudo apt-get install ${packages[*]})" >&2
+    exit 1
+fi
+echo "setup-system: installing ${packages[*]}" >&2
+apt-get update -qq
+DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${packages[@]}" >/dev/null
