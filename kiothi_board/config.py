@@ -1,0 +1,212 @@
+"""The daemon's configuration: a TOML file validated against a schema, with built-in defaults.
+
+Only the daemon (the composition root) reads configuration; every other layer gets plain
+values passed in. An error names the file, the key and the reason.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from kiothi_board.errors import ConfigError
+
+Check = Callable[[Any], str | None]  # returns the reason a value is bad, or None
+
+
+@dataclass(frozen=True, slots=True)
+class Key:
+    """One configuration key: its type(s), default and an optional extra check."""
+
+    types: tuple[type, ...]
+    default: Any
+    check: Check | None = None
+    help: str = ""
+
+
+def one_of(*choices: object) -> Check:
+    """A check that the value is one of `choices`."""
+
+    def check(value: Any) -> str | None:
+        if value in choices:
+            return None
+        return "must be one of " + ", ".join(repr(c) for c in choices)
+
+    return check
+
+
+def between(lo: float, hi: float) -> Check:
+    """A check that a number lies in [lo, hi]."""
+
+    def check(value: Any) -> str | None:
+        return None if lo <= value <= hi else f"must be between {lo} and {hi}"
+
+    return check
+
+
+def _pin_list(length: int | None = None, max_length: int | None = None) -> Check:
+    def check(value: Any) -> str | None:
+        if not all(isinstance(v, int | str) and not isinstance(v, bool) for v in value):
+            return "must be a list of GPIO numbers or names"
+        if length is not None and len(value) != length:
+            return f"must list exactly {length} pins, got {len(value)}"
+        if max_length is not None and len(value) > max_length:
+            return f"must list at most {max_length} pins, got {len(value)}"
+        if len(set(value)) != len(value):
+            return "lists a pin twice"
+        return None
+
+    return check
+
+
+def default_state_dir() -> str:
+    """Where the store lives: systemd's $STATE_DIRECTORY, else ~/.local/state/kiothi-board."""
+    state = os.environ.get("STATE_DIRECTORY")
+    if state:
+        return state.split(":")[0]
+    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    return str(Path(base) / "kiothi-board")
+
+
+SCHEMA: dict[str, dict[str, Key]] = {
+    "board": {
+        "input": Key((str,), "auto", one_of("auto", "gpio", "sim"), "pit inputs: gpio or sim"),
+        "pins": Key(
+            (list,),
+            [4, 17, 27, 22, 5, 6, 13, 19, 26, 21, 20, 16, 12, 25, 24, 23, 7, 8, 11, 9],
+            _pin_list(20),
+            "the 20 pit input pins in index order S1…S10, N1…N10",
+        ),
+        "control_pins": Key((list,), [], _pin_list(max_length=4), "up to 4 control buttons"),
+        "pull_up": Key((bool,), True),
+        "sensor": Key((bool,), False, None, "seed sensors: a drop confirms a sowing step"),
+        "debounce_ms": Key((int, float), 20, between(0, 500)),
+        "hold_s": Key((int, float), 1.0, between(0.2, 10)),
+        "stuck_s": Key((int, float), 30.0, between(1, 3600)),
+    },
+    "leds": {
+        "output": Key((str,), "auto", one_of("auto", "neopixel", "sim")),
+        "leds_per_ring": Key((int,), 16, one_of(12, 16, 24)),
+        "pin": Key((str,), "D18"),
+        "brightness": Key((int, float), 0.3, between(0, 1)),
+        "max_brightness": Key((int, float), 0.5, between(0, 1)),
+        "pixel_order": Key((str,), "GRB", one_of("RGB", "GRB", "RGBW", "GRBW")),
+        "supply_milliamps": Key((int, float), 3000, between(100, 100_000)),
+        "offsets": Key((list, int), 0, None, "first-LED offset: one for all rings or 20"),
+        "directions": Key((list, str), "cw", None, "cw/ccw: one for all rings or 20"),
+        "chain": Key((list,), [], None, "pit names in LED-chain order (empty: S1…S10, N1…N10)"),
+    },
+    "game": {
+        "mode": Key((str,), "human-ai", one_of("two-players", "human-ai", "ai-ai")),
+        "human_side": Key((str,), "S", one_of("S", "N")),
+        "level": Key((int,), 2, between(1, 6)),
+        "pace": Key((str,), "step", one_of("step", "flow", "instant")),
+        "variant": Key((str,), "", None, "comma-separated variants, e.g. V3,V7"),
+        "long_move_laps": Key((int,), 30, between(1, 1000)),
+        "palette": Key((str,), "default", one_of("default", "colour-blind", "night")),
+    },
+    "store": {
+        "backend": Key((str,), "sqlite", one_of("sqlite", "redis")),
+        "path": Key((str,), "", None, "SQLite file (empty: games.sqlite3 in the state directory)"),
+        "redis_url": Key((str,), "redis://127.0.0.1:6379/0"),
+    },
+    "api": {
+        "host": Key((str,), "127.0.0.1"),
+        "port": Key((int,), 8470, between(0, 65535), "web page and WebSocket (0: any free port)"),
+        "socket_port": Key((int,), 8471, between(0, 65535), "JSON-lines TCP (0: any free port)"),
+        "unix_socket": Key((str,), "", None, "path of a Unix socket (empty: none)"),
+        "serial_port": Key((str,), "", None, "serial device or pyserial URL (empty: none)"),
+        "serial_baud": Key((int,), 115200, between(300, 4_000_000)),
+        "token": Key((str,), "", None, "needed to control from another host"),
+        "redis_url": Key((str,), "", None, "Redis bus (empty: off)"),
+        "max_line": Key((int,), 65536, between(256, 10_000_000)),
+        "rate_per_s": Key((int, float), 50, between(1, 100_000)),
+    },
+    "daemon": {
+        "tick_hz": Key((int, float), 50, between(1, 1000)),
+        "log_level": Key((str,), "info", one_of("debug", "info", "warning", "error")),
+    },
+}
+
+
+class Config(Mapping[str, Mapping[str, Any]]):
+    """Validated configuration: `config["game"]["level"]`; every key has a value."""
+
+    def __init__(self, sections: dict[str, dict[str, Any]], source: str) -> None:
+        self._sections = sections
+        self.source = source
+
+    def __getitem__(self, section: str) -> Mapping[str, Any]:
+        return self._sections[section]
+
+    def __iter__(self) -> Any:
+        return iter(self._sections)
+
+    def __len__(self) -> int:
+        return len(self._sections)
+
+    def as_dict(self) -> dict[str, dict[str, Any]]:
+        """A plain copy (for `settings.get` and logs; the API token is masked)."""
+        out = {name: dict(values) for name, values in self._sections.items()}
+        if out["api"].get("token"):
+            out["api"]["token"] = "***"
+        return out
+
+
+def validate(data: Mapping[str, Any], source: str = "<defaults>") -> Config:
+    """Check a decoded TOML document against SCHEMA and fill in defaults."""
+    sections: dict[str, dict[str, Any]] = {}
+    for name in data:
+        if name not in SCHEMA:
+            raise ConfigError(
+                f"{source}: unknown section [{name}]; expected one of {', '.join(SCHEMA)}"
+            )
+        if not isinstance(data[name], Mapping):
+            raise ConfigError(f"{source}: [{name}] must be a table")
+    for name, keys in SCHEMA.items():
+        given = data.get(name, {})
+        values: dict[str, Any] = {}
+        for key in given:
+            if key not in keys:
+                raise ConfigError(
+                    f"{source}: unknown key {name}.{key}; expected one of {', '.join(keys)}"
+                )
+        for key, spec in keys.items():
+            if key not in given:
+                values[key] = spec.default
+                continue
+            value = given[key]
+            ok_type = isinstance(value, spec.types) and not (
+                isinstance(value, bool) and bool not in spec.types
+            )
+            if not ok_type:
+                want = " or ".join(t.__name__ for t in spec.types)
+                raise ConfigError(f"{source}: {name}.{key} = {value!r}: must be {want}")
+            if spec.check is not None:
+                reason = spec.check(value)
+                if reason:
+                    raise ConfigError(f"{source}: {name}.{key} = {value!r}: {reason}")
+            values[key] = value
+        sections[name] = values
+    return Config(sections, source)
+
+
+def load(path: str | os.PathLike[str] | None) -> Config:
+    """Read and validate a TOML file; None gives the built-in defaults."""
+    if path is None:
+        return validate({})
+    source = str(path)
+    try:
+        with open(path, "rb") as fh:
+            data = tomllib.load(fh)
+    except FileNotFoundError:
+        raise ConfigError(f"{source}: no such file") from None
+    except OSError as exc:
+        raise ConfigError(f"{source}: cannot read: {exc.strerror}") from exc
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{source}: not valid TOML: {exc}") from exc
+    return validate(data, source)
