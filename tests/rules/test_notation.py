@@ -55,7 +55,7 @@ def test_opening_json_forms() -> None:
 def test_position_json_round_trip_and_repr() -> None:
     pos = Position.initial(Variant(V3=True, ply_limit=50)).open("pass").open("pass").play("S6")
     assert Position.from_json(pos.to_json(full=True)) == pos
-    assert eval(repr(pos)) == pos  # noqa: S307 - repr reads like a constructor call
+    assert eval(repr(pos)) == pos  # repr reads like a constructor call
     assert repr(pos).startswith("Position(board=(0, 0, 0, 0, 0, 0, 7, 7, 7, 7, 1, 1,")
     short = pos.to_json()
     assert "variant" not in short and "history" not in short

@@ -147,7 +147,7 @@ def test_list_games_newest_first_with_paging(store: GameStore) -> None:
 
 def test_misuse_is_reported(store: GameStore) -> None:
     assert store.get_game(999) is None
-    with pytest.raises(UnknownGameError, match="^no game with id 999$"):
+    with pytest.raises(UnknownGameError, match=r"^no game with id 999$"):
         store.append_event(999, {"e": 1})
     with pytest.raises(KeyError):
         store.finish_game(999, RECORD)

@@ -1,0 +1,66 @@
+"""The daemon's TOML configuration: defaults, validation errors naming file, key and reason."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from kiothi_board.config import SCHEMA, default_state_dir, load, validate
+from kiothi_board.errors import ConfigError
+
+
+def test_defaults_cover_every_key() -> None:
+    config = load(None)
+    for section, keys in SCHEMA.items():
+        assert set(config[section]) == set(keys)
+    assert config["game"]["level"] == 2 and config["api"]["host"] == "127.0.0.1"
+
+
+def test_a_file_overrides_defaults(tmp_path: Path) -> None:
+    path = tmp_path / "config.toml"
+    path.write_text('[game]\nlevel = 5\npace = "flow"\n[api]\ntoken = "s3cret"\n')
+    config = load(path)
+    assert config["game"]["level"] == 5 and config["game"]["pace"] == "flow"
+    assert config["board"]["pull_up"] is True
+    assert config.as_dict()["api"]["token"] == "***", "the token is never shown"
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("[game]\nlevel = 9\n", "game.level = 9: must be between 1 and 6"),
+        ("[game]\nlevel = true\n", "game.level = True: must be int"),
+        ('[game]\npace = "fast"\n', "game.pace = 'fast': must be one of 'step', 'flow'"),
+        ("[gmae]\nlevel = 1\n", "unknown section [gmae]"),
+        ("[game]\nlevle = 1\n", "unknown key game.levle"),
+        ("[board]\npins = [1, 2]\n", "must list exactly 20 pins, got 2"),
+        ("game = 3\n", "[game] must be a table"),
+        ("[game\n", "not valid TOML"),
+    ],
+)
+def test_bad_files_name_the_file_the_key_and_the_reason(
+    tmp_path: Path, text: str, message: str
+) -> None:
+    path = tmp_path / "bad.toml"
+    path.write_text(text)
+    with pytest.raises(ConfigError) as info:
+        load(path)
+    assert str(path) in str(info.value) and message in str(info.value)
+
+
+def test_missing_file(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="no such file"):
+        load(tmp_path / "none.toml")
+
+
+def test_state_dir_follows_systemd(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("STATE_DIRECTORY", "/var/lib/kiothi-board")
+    assert default_state_dir() == "/var/lib/kiothi-board"
+    monkeypatch.delenv("STATE_DIRECTORY")
+    monkeypatch.setenv("XDG_STATE_HOME", "/tmp/xdg")
+    assert default_state_dir() == "/tmp/xdg/kiothi-board"
+
+
+def test_validate_accepts_an_empty_document() -> None:
+    assert validate({})["store"]["backend"] == "sqlite"
