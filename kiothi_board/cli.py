@@ -17,6 +17,10 @@ _DELEGATED = {
     "engine": ("kiothi_board.ai.protocol:main", "speak the engine protocol on stdin/stdout"),
     "match": ("kiothi_board.ai.match:main", "play two engines against each other"),
     "run": ("kiothi_board.daemon:main", "run the board daemon (--sim: the simulator)"),
+    "guide-pictures": (
+        "kiothi_board.guide.render:main",
+        "draw every LED guide cue as PNG pictures (for docs/led-guide.md)",
+    ),
 }
 _BENCHES = {
     "rules": "kiothi_board.bench:bench_rules",
@@ -105,7 +109,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not args or args[0] in ("-h", "--help"):
         print(f"kiothi-board {__version__}\n\nusage: kiothi-board COMMAND [options]\n")
         for name, help in commands.items():
-            print(f"  {name:8} {help}")
+            print(f"  {name:15} {help}")
         return 0 if args else 2
     if args[0] == "--version":
         print(f"kiothi-board {__version__}")

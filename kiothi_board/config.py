@@ -108,6 +108,7 @@ SCHEMA: dict[str, dict[str, Key]] = {
         "variant": Key((str,), "", None, "comma-separated variants, e.g. V3,V7"),
         "long_move_laps": Key((int,), 30, between(1, 1000)),
         "palette": Key((str,), "default", one_of("default", "colour-blind", "night")),
+        "over_seconds": Key((int, float), 10.0, between(0, 3600), "show the result, then idle"),
     },
     "store": {
         "backend": Key((str,), "sqlite", one_of("sqlite", "redis")),

@@ -1,0 +1,129 @@
+"""`kiothi-board bench guide`: press-to-frame latency, frame render time, RSS after 100 games.
+
+Runs with the package's fake drivers and an in-memory store, so the figures measure our
+code (controller, rules, guide) and not a bus or a database.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+from collections.abc import Sequence
+
+from kiothi_board.controller.controller import Controller
+from kiothi_board.controller.opponent import RandomOpponent
+from kiothi_board.guide import Renderer, render, sow_view
+from kiothi_board.hardware.clock import FakeClock
+from kiothi_board.hardware.fakes import FakePitInput, FakePixelSink
+from kiothi_board.rules import Position, parse_pit
+from kiothi_board.store.memory import MemoryStore
+
+__all__ = ["main", "press_latency", "render_time", "rss_after_games"]
+
+
+def _rss_mb() -> float:
+    try:
+        with open("/proc/self/status", encoding="ascii") as fh:
+            for line in fh:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    import resource  # not on every platform; /proc is the better figure where it exists
+
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def press_latency(presses: int = 2000, seed: int = 1) -> tuple[list[float], list[float]]:
+    """Seconds from a press event to its frame being shown, over two-player step games.
+
+    Returns wall-clock and this thread's CPU time per press: on a loaded machine the wall
+    p99 is the scheduler's time slice, and the CPU figure shows what our code costs.
+    """
+    clock = FakeClock()
+    sink = FakePixelSink(keep=4)
+    pit_input = FakePitInput(clock)
+    ctl = Controller(sink=sink, clock=clock, store=MemoryStore())
+    pit_input.start(ctl.handle_event)
+    rng = random.Random(seed)
+    ctl.new_game("two", pace="step", variant={"V2": True})
+    out: list[float] = []
+    cpu: list[float] = []
+    while len(out) < presses:
+        st = ctl.state()
+        if st["stage"] in ("over", "none"):
+            ctl.new_game("two", pace="step", variant={"V2": True})
+            continue
+        pit = ctl.expected_pit()
+        if pit is None:
+            pit = parse_pit(rng.choice(st["position"]["legal"]))
+        before = sink.shown
+        c0 = time.thread_time()
+        t0 = time.perf_counter()
+        pit_input.press(pit)
+        t1 = time.perf_counter()
+        c1 = time.thread_time()
+        pit_input.release(pit)
+        clock.advance(0.05)
+        if sink.shown > before:
+            out.append(t1 - t0)
+            cpu.append(c1 - c0)
+    return out, cpu
+
+
+def render_time(frames: int = 2000, leds: int = 16) -> float:
+    """Mean seconds to render one frame of 20 rings × `leds` LEDs, mid-move, animating."""
+    pos = Position.initial().open("pass").open("pass")
+    _after, trace = pos.play_traced(pos.legal_moves()[0])
+    renderer = Renderer(leds=leds)
+    view = sow_view(pos, trace, 2)
+    t0 = time.perf_counter()
+    for i in range(frames):
+        render(view, i * 0.02, renderer)
+    return (time.perf_counter() - t0) / frames
+
+
+def rss_after_games(games: int = 100) -> tuple[float, float]:
+    """RSS in MB before and after `games` AI-vs-AI games (random, instant, in memory)."""
+    before = _rss_mb()
+    clock = FakeClock()
+    store = MemoryStore()
+    ctl = Controller(
+        sink=FakePixelSink(keep=4),
+        clock=clock,
+        store=store,
+        opponent_factory=lambda level: RandomOpponent(level),
+        over_seconds=0.0,
+    )
+    for g in range(games):
+        ctl.new_game("demo", level=g, pace="instant")
+        while ctl.state()["stage"] not in ("over", "none"):
+            clock.advance(0.02)
+            ctl.tick()
+    return before, _rss_mb()
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the guide benchmarks and print their figures."""
+    parser = argparse.ArgumentParser(prog="kiothi-board bench guide", description=__doc__)
+    parser.add_argument("--presses", type=int, default=2000)
+    parser.add_argument("--games", type=int, default=100)
+    args = parser.parse_args(list(argv or []))
+    wall, cpu = press_latency(args.presses)
+    for name, lat in (("wall", sorted(wall)), ("cpu", sorted(cpu))):
+        p50 = statistics.median(lat) * 1e3
+        p99 = lat[int(len(lat) * 0.99) - 1] * 1e3
+        print(
+            f"press-to-frame latency ({name}): p50 {p50:.3f} ms, p99 {p99:.3f} ms, "
+            f"max {lat[-1] * 1e3:.3f} ms (aim p99 <= 5 ms)"
+        )
+    for leds in (12, 16, 24):
+        print(f"frame render, 20 rings x {leds} LEDs: {render_time(leds=leds) * 1e3:.4f} ms")
+    before, after = rss_after_games(args.games)
+    print(
+        f"RSS: {before:.1f} MB at start, {after:.1f} MB after {args.games} AI-vs-AI games "
+        "(aim <= 60 MB)"
+    )
+    return 0

@@ -1,0 +1,389 @@
+"""The controller's game state and its reducer: `apply(game, event) -> game`.
+
+Every change to a game is an *event*, a JSON-able dict. The controller stores an event,
+then applies it; resuming replays the stored events through the same `apply`, so a
+resumed game is at exactly the same guide step. `apply` is pure and raises ValueError
+(IllegalMoveError) for an event that does not fit the state, before anything is stored.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any, Literal
+
+from kiothi_board.errors import IllegalMoveError
+from kiothi_board.guide.steps import Step, opening_steps, set_steps, sow_steps
+from kiothi_board.rules import (
+    STANDARD,
+    GameRecord,
+    Lift,
+    OpeningAction,
+    Position,
+    Result,
+    Side,
+    SowTrace,
+    Variant,
+    parse_opening,
+    parse_pit,
+    pit_name,
+)
+
+__all__ = [
+    "DEFAULT_LONG_MOVE_LAPS",
+    "Game",
+    "Mode",
+    "Pace",
+    "Settings",
+    "Stage",
+    "apply",
+    "expected_board",
+    "new_game",
+]
+
+Mode = Literal["two", "ai", "demo"]
+Pace = Literal["step", "flow", "instant"]
+Stage = Literal["open", "turn", "sow", "guided_open", "set", "over"]
+DEFAULT_LONG_MOVE_LAPS = 30
+_PITS = 20
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """How a game is played: who plays which side, the AI level, the pace, the rules."""
+
+    mode: Mode = "two"
+    humans: tuple[Side, ...] = (Side.S, Side.N)
+    level: int = 3
+    pace: Pace = "step"
+    variant: Variant = STANDARD
+    long_move_laps: int = DEFAULT_LONG_MOVE_LAPS
+
+    def is_ai(self, side: Side) -> bool:
+        """Whether the AI plays `side`."""
+        return side not in self.humans
+
+    @property
+    def auto(self) -> bool:
+        """True when nobody is at the board (AI against AI): every step advances by itself."""
+        return not self.humans
+
+    def to_json(self) -> dict[str, Any]:
+        """The `meta` stored with a game."""
+        return {
+            "mode": self.mode,
+            "humans": [s.letter for s in self.humans],
+            "level": self.level,
+            "pace": self.pace,
+            "variant": self.variant.to_json(),
+            "long_move_laps": self.long_move_laps,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Settings:
+        """Read the stored `meta`."""
+        return cls(
+            mode=data.get("mode", "two"),
+            humans=tuple(Side.parse(s) for s in data.get("humans", ["S", "N"])),
+            level=int(data.get("level", 3)),
+            pace=data.get("pace", "step"),
+            variant=Variant.from_json(data.get("variant", {})),
+            long_move_laps=int(data.get("long_move_laps", DEFAULT_LONG_MOVE_LAPS)),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    """One game: the position, what was played, and the guided sequence in progress."""
+
+    settings: Settings
+    position: Position
+    # Who played each action. Earlier positions are not kept: each carries its repetition
+    # history (R11), so keeping them all grows quadratically; undo replays instead.
+    movers: tuple[Side, ...] = ()
+    actions: tuple[str, ...] = ()  # the actions played, in text notation
+    stage: Stage = "open"
+    steps: tuple[Step, ...] = ()
+    index: int = 0
+    trace: SowTrace | None = None
+    after: Position | None = None  # the position the move in progress leads to
+    pending: str | None = None  # the action being guided, in text notation
+    target: Position | None = None  # where a correction (undo) leads
+    undo_back: int = 0  # actions the correction takes back (0: only the one in progress)
+    # A human's opening action being built press by press (R3).
+    lifts: tuple[Lift, ...] = ()
+    lifted: int | None = None
+    placing: tuple[int, ...] = ()
+    board: tuple[int, ...] | None = None  # the physical board during a human's opening
+    ended: str | None = None  # "resign" or "agreement" when not ended by the rules
+    result: Result | None = None
+
+    @property
+    def step(self) -> Step | None:
+        """The guided step in progress, if any."""
+        if self.stage in ("sow", "guided_open", "set") and self.steps:
+            return self.steps[min(self.index, len(self.steps) - 1)]
+        return None
+
+    @property
+    def mover(self) -> Side:
+        """The side whose action is being played or awaited."""
+        return self.position.to_move
+
+    def record(self) -> GameRecord:
+        """The game's record; the result only when the rules ended it (replay can check it)."""
+        result = self.position.result if self.ended is None else None
+        # Built directly (no replay): the actions were checked by the rules as they were played.
+        k = 0 if self.settings.variant.V2 else min(2, len(self.actions))
+        opening = tuple(parse_opening(a) for a in self.actions[:k])
+        moves = tuple(parse_pit(a) for a in self.actions[k:])
+        return GameRecord(self.settings.variant, opening, moves, result)
+
+
+def new_game(settings: Settings) -> Game:
+    """A game at its initial position."""
+    pos = Position.initial(settings.variant)
+    return Game(settings, pos, stage=_stage_of(pos))
+
+
+def _stage_of(pos: Position) -> Stage:
+    return "over" if pos.over else "open" if pos.phase == "opening" else "turn"
+
+
+def expected_board(game: Game) -> tuple[int, ...]:
+    """The counts the physical board should hold right now."""
+    step = game.step
+    if step is not None:
+        return step.board
+    if game.stage == "open" and game.board is not None:
+        return game.board
+    return game.position.board
+
+
+def _after_action(game: Game, pos: Position, text: str) -> Game:
+    return replace(
+        game,
+        position=pos,
+        movers=(*game.movers, game.position.to_move),
+        actions=(*game.actions, text),
+        stage=_stage_of(pos),
+        steps=(),
+        index=0,
+        trace=None,
+        after=None,
+        pending=None,
+        target=None,
+        lifts=(),
+        lifted=None,
+        placing=(),
+        board=None,
+    )
+
+
+def _need(game: Game, *stages: Stage) -> None:
+    if game.stage not in stages:
+        raise IllegalMoveError(f"not possible while the game is in stage {game.stage!r}")
+
+
+def apply(game: Game, event: dict[str, Any]) -> Game:
+    """The game after one event; raises IllegalMoveError if the event does not fit."""
+    kind = event.get("type")
+    settings = game.settings
+    if kind == "select":
+        _need(game, "turn")
+        pit = parse_pit(event["pit"])
+        pos = game.position
+        if pit not in pos.legal_moves():
+            raise IllegalMoveError(f"{event['pit']} is not a legal move now")
+        after, trace = pos.play_traced(pit)
+        start = 1 if event.get("lifted") else 0
+        if len(trace.laps) > settings.long_move_laps and not event.get("walk"):
+            # A very long move: show the result and set the board pit by pit instead.
+            steps = set_steps(pos.board, trace.board_after)
+            return replace(
+                game,
+                stage="set",
+                steps=steps,
+                index=0,
+                trace=trace,
+                after=after,
+                pending=pit_name(pit),
+            )
+        steps = sow_steps(trace)
+        return replace(
+            game,
+            stage="sow",
+            steps=steps,
+            index=start,
+            trace=trace,
+            after=after,
+            pending=pit_name(pit),
+        )
+    if kind == "walk":
+        _need(game, "set")
+        if game.trace is None or game.target is not None:
+            raise IllegalMoveError("only a long move can be walked drop by drop")
+        steps = sow_steps(game.trace)
+        # Walking starts from the board as it was before the move; set pits are reset by hand.
+        return replace(game, stage="sow", steps=steps, index=0)
+    if kind == "step":
+        _need(game, "sow", "guided_open", "set")
+        if game.index >= len(game.steps) - 1:
+            raise IllegalMoveError("the guided sequence is already done")
+        return replace(game, index=game.index + 1)
+    if kind == "complete":
+        return _complete(game)
+    if kind == "open_guided":
+        _need(game, "open")
+        if game.lifted is not None or game.lifts:
+            raise IllegalMoveError("an opening action is already being placed by hand")
+        action = parse_opening(event["action"])
+        game.position.open(action)  # checks legality before anything is guided
+        steps = opening_steps(game.position.board, action.lifts)
+        return replace(game, stage="guided_open", steps=steps, index=0, pending=str(action))
+    if kind == "open_lift":
+        _need(game, "open")
+        pit = parse_pit(event["pit"])
+        board = game.board if game.board is not None else game.position.board
+        if game.lifted is not None:
+            raise IllegalMoveError("a pit is already lifted")
+        limit = 2 if settings.variant.V1 else 1
+        if len(game.lifts) >= limit:
+            raise IllegalMoveError("no more lifts allowed in this opening action")
+        if not (pit in game.mover.pits and board[pit]):
+            raise IllegalMoveError(f"{event['pit']} cannot be lifted now (R3)")
+        b = list(board)
+        b[pit] = 0
+        return replace(game, lifted=pit, placing=(), board=tuple(b))
+    if kind == "open_place":
+        _need(game, "open")
+        pit = parse_pit(event["pit"])
+        if game.lifted is None or game.board is None:
+            raise IllegalMoveError("no pit is lifted")
+        lifted_seeds = _lifted_seeds(game)
+        b = list(game.board)
+        b[pit] += 1
+        placing = (*game.placing, pit)
+        g = replace(game, board=tuple(b), placing=placing)
+        if len(placing) == lifted_seeds:
+            g = replace(g, lifts=(*g.lifts, Lift(game.lifted, placing)), lifted=None, placing=())
+            limit = 2 if settings.variant.V1 else 1
+            if len(g.lifts) == limit:
+                return _finish_opening(g)
+        return g
+    if kind == "open_end":
+        _need(game, "open")
+        if game.lifted is not None:
+            raise IllegalMoveError("seeds are still in the hand")
+        return _finish_opening(game)
+    if kind == "undo":
+        return _undo(game)
+    if kind == "resign":
+        if game.stage == "over":
+            raise IllegalMoveError("the game is already over")
+        side = Side.parse(event["side"])
+        pos = game.position
+        result = Result(side.other, pos.captured, "no-moves")
+        return replace(game, stage="over", ended="resign", result=result, steps=(), index=0)
+    if kind == "agree":
+        if game.stage == "over":
+            raise IllegalMoveError("the game is already over")
+        pos = game.position.end_by_agreement()
+        return replace(
+            game,
+            position=pos,
+            stage="over",
+            ended="agreement",
+            result=pos.result,
+            steps=(),
+            index=0,
+        )
+    raise IllegalMoveError(f"unknown event {event!r}")
+
+
+def _lifted_seeds(game: Game) -> int:
+    # The seeds lifted are what the pit held when lifted: the board before this lift.
+    assert game.lifted is not None
+    before = list(game.position.board)
+    for lift in game.lifts:
+        before[lift.pit] = 0
+        for p in lift.place:
+            before[p] += 1
+    return before[game.lifted]
+
+
+def _finish_opening(game: Game) -> Game:
+    action = OpeningAction(game.lifts)
+    pos = game.position.open(action)
+    return _after_action(game, pos, str(action))
+
+
+def _complete(game: Game) -> Game:
+    _need(game, "sow", "guided_open", "set")
+    if game.target is not None:  # an undo's correction is done
+        n = len(game.movers)
+        back = game.undo_back
+        return replace(
+            game,
+            position=game.target,
+            movers=game.movers[: n - back],
+            actions=game.actions[: n - back],
+            stage=_stage_of(game.target),
+            steps=(),
+            index=0,
+            trace=None,
+            pending=None,
+            target=None,
+            undo_back=0,
+        )
+    assert game.pending is not None
+    if game.stage == "guided_open":
+        return _after_action(game, game.position.open(game.pending), game.pending)
+    after = game.after if game.after is not None else game.position.play(game.pending)
+    return _after_action(game, after, game.pending)
+
+
+def _undo_depth(game: Game) -> int:
+    """How many played actions an undo takes back (0: only the move in progress)."""
+    if game.stage in ("sow", "guided_open", "set") and game.target is None and game.pending:
+        return 0
+    if game.stage == "open" and (game.lifted is not None or game.lifts):
+        return 0
+    n = len(game.movers)
+    back = 1
+    # Against the AI, take back to the human's own turn, or the AI would just replay.
+    while back < n and game.settings.is_ai(game.movers[n - back]):
+        back += 1
+    return back if n else 0
+
+
+def _replay(game: Game, count: int) -> Position:
+    """The position after the first `count` actions of the game."""
+    pos = Position.initial(game.settings.variant)
+    for text in game.actions[:count]:
+        pos = pos.apply(text)
+    return pos
+
+
+def _undo(game: Game) -> Game:
+    _need(game, "turn", "open", "sow", "guided_open", "set")
+    if game.target is not None:
+        raise IllegalMoveError("an undo is already being set on the board")
+    back = _undo_depth(game)
+    if back == 0 and not (game.pending or game.lifted is not None or game.lifts):
+        raise IllegalMoveError("nothing to undo")
+    target = game.position if back == 0 else _replay(game, len(game.actions) - back)
+    steps = set_steps(expected_board(game), target.board)
+    return replace(
+        game,
+        stage="set",
+        steps=steps,
+        index=0,
+        target=target,
+        undo_back=back,
+        pending=None,
+        trace=None,
+        lifts=(),
+        lifted=None,
+        placing=(),
+        board=None,
+    )

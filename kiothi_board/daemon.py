@@ -1,0 +1,419 @@
+"""`kiothi-board run`: the composition root — config → drivers → controller → adapters.
+
+Only this module reads the configuration. It picks real drivers or the simulator's fakes
+(a missing board is a loud warning, never a silent switch), resumes the stored game, runs
+the tick loop, pings systemd's watchdog, and on SIGTERM shuts down in order: LEDs dark,
+pins released, store closed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import random
+import signal
+import sys
+import threading
+import warnings
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from kiothi_board import __version__
+from kiothi_board.config import Config, default_state_dir, load
+from kiothi_board.controller import Controller
+from kiothi_board.errors import ConfigError, KiothiError, LinkError
+from kiothi_board.guide import PALETTES
+from kiothi_board.hardware.clock import SystemClock
+from kiothi_board.hardware.fakes import FakePitInput, FakePixelSink
+from kiothi_board.hardware.protocols import Clock, PitInput, PixelSink
+from kiothi_board.players import AIFactory
+from kiothi_board.rules import parse_pit
+from kiothi_board.sdnotify import Notifier
+from kiothi_board.store.base import GameStore
+
+log = logging.getLogger("kiothi_board.daemon")
+
+
+class Daemon:
+    """The running product: drivers, store, controller, API, and the loop that ticks them."""
+
+    def __init__(
+        self,
+        config: Config,
+        *,
+        sim: bool = False,
+        state_dir: str | None = None,
+        clock: Clock | None = None,
+        notifier: Notifier | None = None,
+        api: bool = True,
+        autoplay: float | None = None,
+        seed: int | None = None,
+    ) -> None:
+        """Build everything from `config`; `sim` forces the simulator's fake hardware.
+
+        `autoplay` (simulator only): every so many seconds, press the pit the guide
+        points at, and start a new game when one ends — an unattended demo.
+        """
+        self.config = config
+        self.clock = clock or SystemClock()
+        self.notifier = notifier or Notifier()
+        self.stop_event = threading.Event()
+        self.state_dir = Path(state_dir or default_state_dir())
+        self.simulated = sim
+        self._closed = False
+        self._resources: list[Any] = []
+        self.autoplay = autoplay
+        self._next_auto = 0.0
+        self._random = random.Random(seed)
+        try:
+            self.inputs = self._make_inputs()
+            self.sink = self._make_sink()
+            self.store = self._make_store()
+            self.opponents = AIFactory(
+                seed=int.from_bytes(os.urandom(4), "little") if seed is None else seed
+            )
+            game = config["game"]
+            self.controller = Controller(
+                sink=self.sink,
+                clock=self.clock,
+                store=self.store,
+                opponent_factory=self.opponents,
+                palette=PALETTES[game["palette"]],
+                hold_seconds=config["board"]["hold_s"],
+                over_seconds=game["over_seconds"],
+            )
+            if self.controller.state()["stage"] == "none":
+                self.new_game_from_config()
+            self.inputs.start(self.controller.handle_event)
+            self.api = self._make_api() if api else None
+        except BaseException:
+            self.close()
+            raise
+
+    # ------------------------------------------------------------------ construction
+    def _make_inputs(self) -> PitInput:
+        board = self.config["board"]
+        choice = "sim" if self.simulated else board["input"]
+        if choice in ("gpio", "auto"):
+            try:
+                from kiothi_board.hardware.gpio import GpioPitInput
+
+                with warnings.catch_warnings():
+                    # gpiozero warns once per pin library it tries; our one warning suffices.
+                    warnings.simplefilter("ignore")
+                    inputs: PitInput = GpioPitInput(
+                        board["pins"],
+                        control_pins=board["control_pins"],
+                        pull_up=board["pull_up"],
+                        clock=self.clock,
+                        debounce=board["debounce_ms"] / 1000,
+                        hold_time=board["hold_s"],
+                        stuck_time=board["stuck_s"],
+                        sensor=board["sensor"],
+                    )
+                self._resources.append(inputs)
+                return inputs
+            except (LinkError, ImportError) as exc:
+                if choice == "gpio":
+                    raise LinkError(f"pit inputs: cannot open the GPIO pins: {exc}") from exc
+                log.warning("no board found (%s): running the simulator's pit inputs", exc)
+                self.simulated = True
+        fake = FakePitInput(self.clock)
+        self._resources.append(fake)
+        return fake
+
+    def _make_sink(self) -> PixelSink:
+        leds = self.config["leds"]
+        choice = "sim" if self.simulated else leds["output"]
+        if choice in ("neopixel", "auto"):
+            try:
+                from kiothi_board.hardware.layout import RingLayout
+                from kiothi_board.hardware.neopixel import NeoPixelRings
+
+                layout_keys: dict[str, Any] = {
+                    "leds_per_ring": leds["leds_per_ring"],
+                    "offset": leds["offset"],
+                    "direction": leds["direction"],
+                }
+                if leds["chain"]:
+                    layout_keys["chain"] = leds["chain"]
+                rings: PixelSink = NeoPixelRings(
+                    RingLayout.from_config(layout_keys),
+                    pin_name=leds["pin"],
+                    brightness=leds["brightness"],
+                    max_brightness=leds["max_brightness"],
+                    pixel_order=leds["pixel_order"],
+                    supply_milliamps=leds["supply_milliamps"],
+                )
+                self._resources.append(rings)
+                return rings
+            except (LinkError, ImportError) as exc:
+                if choice == "neopixel":
+                    raise LinkError(f"LED rings: cannot drive the NeoPixels: {exc}") from exc
+                log.warning("no LED rings found (%s): running the simulator's rings", exc)
+                self.simulated = True
+        sink = FakePixelSink(leds["leds_per_ring"], keep=4)
+        self._resources.append(sink)
+        return sink
+
+    def _make_store(self) -> GameStore:
+        cfg = self.config["store"]
+        store: GameStore
+        if cfg["backend"] == "redis":
+            from kiothi_board.store.redis_store import RedisStore
+
+            store = RedisStore.from_url(cfg["redis_url"])
+        else:
+            from kiothi_board.store.sqlite import SqliteStore
+
+            path = Path(cfg["path"]) if cfg["path"] else self.state_dir / "games.sqlite3"
+            path.parent.mkdir(parents=True, exist_ok=True)
+            sqlite = SqliteStore(path)
+            if sqlite.report is not None:
+                log.warning("%s", sqlite.report)
+            store = sqlite
+        self._resources.append(store)
+        return store
+
+    def _make_api(self) -> Any:
+        try:
+            from kiothi_board.api import ControllerService, start_api  # type: ignore[attr-defined]
+        except ImportError:
+            log.warning("the API layer is not available; running without it")
+            return None
+        service = ControllerService(self.controller, inputs=self.inputs, sim=self.simulated)
+        server = start_api(service, self.config["api"])
+        self._resources.append(server)
+        return server
+
+    def new_game_from_config(self) -> int:
+        """Start a game with the configured mode, side, level, pace and variant."""
+        game = self.config["game"]
+        return self.controller.new_game(
+            mode=game["mode"],
+            sides=game["human_side"],
+            level=game["level"],
+            pace=game["pace"],
+            variant=game["variant"],
+            long_move_laps=game["long_move_laps"],
+        )
+
+    # ------------------------------------------------------------------ running
+    def tick(self) -> None:
+        """One pass of the loop: inputs' timers, then the controller's animations and AI."""
+        self.inputs.poll()
+        self.controller.tick()
+        if self.autoplay is not None:
+            self._autoplay()
+
+    def _autoplay(self) -> None:
+        """Play as a person following the light: press the lit pit, choose moves at random."""
+        now = self.clock.now()
+        if now < self._next_auto or not isinstance(self.inputs, FakePitInput):
+            return
+        assert self.autoplay is not None
+        self._next_auto = now + self.autoplay
+        state = self.controller.state()
+        stage = state["stage"]
+        if stage == "none":
+            self.new_game_from_config()
+            return
+        settings = state["settings"]
+        if settings.get("mode") == "demo" or settings.get("pace") == "flow":
+            return  # the animation runs by itself; a press would pause it
+        if state.get("ai_to_move") or state.get("thinking"):
+            return
+        pit = self.controller.expected_pit()
+        if pit is not None:
+            self.inputs.tap(pit)
+        elif stage == "turn":
+            legal = state["position"]["legal"]
+            if legal:
+                self.inputs.tap(parse_pit(self._random.choice(legal)))
+        elif stage == "open":
+            legal = state["position"]["legal"]
+            if legal:  # a hold on an own pit passes
+                self.inputs.hold(parse_pit(legal[0]), self.config["board"]["hold_s"] + 0.1)
+
+    def trace_line(self) -> str:
+        """One JSON line saying where the game stands (what `--trace` prints on change)."""
+        state = self.controller.state()
+        guide = state.get("guide")
+        return json.dumps(
+            {
+                "game": state["game_id"],
+                "events": state["events"],
+                "stage": state["stage"],
+                "actions": len(state.get("actions", ())),
+                "guide": None if guide is None else guide["index"],
+                "expect": state.get("expect"),
+            }
+        )
+
+    def run(self, *, on_tick: Any = None) -> None:
+        """Tick until `stop()`; tells systemd when ready and pings its watchdog."""
+        period = 1.0 / self.config["daemon"]["tick_hz"]
+        self.notifier.ready(f"kiothi-board {__version__} running")
+        next_ping = 0.0
+        while not self.stop_event.is_set():
+            self.tick()
+            if on_tick is not None:
+                on_tick()
+            now = self.clock.now()
+            if self.notifier.watchdog_interval and now >= next_ping:
+                self.notifier.watchdog()
+                next_ping = now + self.notifier.watchdog_interval
+            self.stop_event.wait(period)
+
+    def stop(self, *_: object) -> None:
+        """Ask the loop to end (safe from a signal handler)."""
+        self.stop_event.set()
+
+    def close(self) -> None:
+        """Orderly shutdown: searches stopped, LEDs dark, pins released, store closed."""
+        if self._closed:
+            return
+        self._closed = True
+        self.notifier.stopping()
+        controller = getattr(self, "controller", None)
+        if controller is not None:
+            controller.close()
+        opponents = getattr(self, "opponents", None)
+        if opponents is not None:
+            opponents.close()
+        # API first (no more commands), then LEDs, inputs, store: reverse of construction.
+        for resource in reversed(self._resources):
+            try:
+                resource.close()
+            except Exception:  # one failing close must not keep the LEDs lit
+                log.exception("closing %r failed", resource)
+        self.notifier.close()
+
+    def __enter__(self) -> Daemon:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _sim_keys(daemon: Daemon, key: str) -> None:
+    """Turn a terminal key into a press, a hold or a command (the simulator's board)."""
+    from kiothi_board.sim import COMMANDS, HOLD_TO_PIT, KEY_TO_PIT
+
+    inputs = daemon.inputs
+    controller = daemon.controller
+    try:
+        if key == "\x03":
+            daemon.stop()
+        elif key in KEY_TO_PIT and isinstance(inputs, FakePitInput):
+            inputs.tap(KEY_TO_PIT[key])
+        elif key in HOLD_TO_PIT and isinstance(inputs, FakePitInput):
+            inputs.hold(HOLD_TO_PIT[key], daemon.config["board"]["hold_s"] + 0.1)
+        elif key in COMMANDS:
+            command = COMMANDS[key]
+            if command == "new":
+                daemon.new_game_from_config()
+            elif command == "check":
+                controller.check_board()
+            elif command == "pause":
+                controller.pause()
+            elif command != "help":
+                getattr(controller, command)()
+    except KiothiError as exc:
+        controller_state = controller.state()
+        log.info("key %r: %s (stage %s)", key, exc, controller_state["stage"])
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of `kiothi-board run`."""
+    parser = argparse.ArgumentParser(
+        prog="kiothi-board run",
+        description="Run the board daemon. Without a board attached it runs the simulator "
+        "(with a warning); --sim forces it.",
+    )
+    parser.add_argument("--config", help="TOML configuration file (default: built-in)")
+    parser.add_argument("--sim", action="store_true", help="simulated pit inputs and LED rings")
+    parser.add_argument(
+        "--state-dir",
+        help="where the game store lives (default: systemd's "
+        "$STATE_DIRECTORY or ~/.local/state/kiothi-board)",
+    )
+    parser.add_argument("--no-api", action="store_true", help="run without the API servers")
+    parser.add_argument(
+        "--autoplay",
+        type=float,
+        metavar="SECONDS",
+        help="simulator: press where the light points every SECONDS (an unattended demo)",
+    )
+    parser.add_argument("--seed", type=int, help="seed the AI and autoplay (reproducible demos)")
+    parser.add_argument(
+        "--trace", action="store_true", help="print a JSON line whenever the game state changes"
+    )
+    parser.add_argument(
+        "--no-terminal",
+        action="store_true",
+        help="in the simulator, do not draw the board in this terminal",
+    )
+    args = parser.parse_args(argv)
+    try:
+        config = load(args.config)
+    except ConfigError as exc:
+        print(f"kiothi-board run: {exc}", file=sys.stderr)
+        return 2
+    logging.basicConfig(
+        level=config["daemon"]["log_level"].upper(),
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    try:
+        daemon = Daemon(
+            config,
+            sim=args.sim,
+            state_dir=args.state_dir,
+            api=not args.no_api,
+            autoplay=args.autoplay,
+            seed=args.seed,
+        )
+    except (KiothiError, OSError) as exc:
+        print(f"kiothi-board run: {exc}", file=sys.stderr)
+        return 1
+    signal.signal(signal.SIGTERM, daemon.stop)
+    signal.signal(signal.SIGINT, daemon.stop)
+    view = None
+    on_tick = None
+    if daemon.api is not None and getattr(daemon.api, "url", None):
+        print(f"kiothi-board: the board's web page is at {daemon.api.url}", flush=True)
+    if daemon.simulated and not args.no_terminal:
+        from kiothi_board.sim import TerminalView, render_board
+
+        if TerminalView.available():
+            view = TerminalView(lambda key: _sim_keys(daemon, key))
+            view.start()
+            terminal = view
+
+            def on_tick() -> None:
+                frame = daemon.controller.frame()
+                terminal.draw(render_board(frame, daemon.controller.state()))
+
+    if args.trace:
+        last = [daemon.trace_line()]
+        print(last[0], flush=True)  # the state as resumed, before anything else happens
+        draw = on_tick
+
+        def on_tick() -> None:
+            if draw is not None:
+                draw()
+            line = daemon.trace_line()
+            if line != last[0]:
+                last[0] = line
+                print(line, flush=True)
+
+    try:
+        daemon.run(on_tick=on_tick)
+    finally:
+        if view is not None:
+            view.close()
+        daemon.close()
+    return 0

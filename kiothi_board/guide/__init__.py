@@ -1,0 +1,60 @@
+"""The LED guide (L1): pure functions from a game view and a time to an LED frame.
+
+`views` holds the views (idle, a guided step, the opening, a board check, game over) and
+`render`; `steps` tells a move as steps; `palette` the cues and palettes; `raster` draws
+and memoises rings; `render.py`-the-module draws frames as PNG pictures for the docs.
+"""
+
+from __future__ import annotations
+
+from kiothi_board.guide.palette import COLOUR_BLIND, DEFAULT, NIGHT, PALETTES, Cue, Palette, Style
+from kiothi_board.guide.raster import LEVELS, Cell, Renderer, Ring
+from kiothi_board.guide.steps import Step, opening_steps, set_steps, sow_steps
+from kiothi_board.guide.views import (
+    ERROR_SECONDS,
+    BlankView,
+    CheckView,
+    IdleView,
+    OpeningView,
+    Overlay,
+    OverView,
+    StepsView,
+    View,
+    blink,
+    breathe,
+    cells,
+    render,
+    sow_view,
+)
+
+__all__ = [
+    "COLOUR_BLIND",
+    "DEFAULT",
+    "ERROR_SECONDS",
+    "LEVELS",
+    "NIGHT",
+    "PALETTES",
+    "BlankView",
+    "Cell",
+    "CheckView",
+    "Cue",
+    "IdleView",
+    "OpeningView",
+    "OverView",
+    "Overlay",
+    "Palette",
+    "Renderer",
+    "Ring",
+    "Step",
+    "StepsView",
+    "Style",
+    "View",
+    "blink",
+    "breathe",
+    "cells",
+    "opening_steps",
+    "render",
+    "set_steps",
+    "sow_steps",
+    "sow_view",
+]

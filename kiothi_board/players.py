@@ -1,0 +1,80 @@
+"""The real AI behind the controller's `Opponent` protocol (composition layer)."""
+
+from __future__ import annotations
+
+import contextlib
+from concurrent.futures import CancelledError
+
+from kiothi_board.ai import AIPlayer, Thinking
+from kiothi_board.rules import OpeningAction, Position
+
+
+class AIHandle:
+    """One search on the AI's worker thread, polled by the controller."""
+
+    def __init__(self, thinking: Thinking) -> None:
+        """Wrap a running `Thinking`."""
+        self._thinking = thinking
+
+    def done(self) -> bool:
+        """True once the search has a result; never blocks."""
+        return self._thinking.done()
+
+    def result(self) -> int | OpeningAction:
+        """The pit to sow or, in the opening, the opening action."""
+        hint = self._thinking.result(timeout=0)
+        if hint.opening is not None:
+            return hint.opening
+        assert hint.move is not None
+        return hint.move
+
+    def cancel(self) -> None:
+        """Abandon the search; idempotent."""
+        with contextlib.suppress(CancelledError):
+            self._thinking.cancel()
+
+
+class AIOpponent:
+    """An `Opponent` at one level (1–6), deterministic for a seed."""
+
+    def __init__(self, level: int, seed: int = 0) -> None:
+        """Create the player; its search tables live as long as this opponent."""
+        self.player = AIPlayer(level, seed)
+
+    def start(self, position: Position) -> AIHandle:
+        """Start choosing for `position.to_move`; returns at once."""
+        return AIHandle(self.player.start_think(position))
+
+    def close(self) -> None:
+        """Stop any search and its thread."""
+        self.player.close()
+
+
+def ai_factory(seed: int = 0) -> AIFactory:
+    """The opponent factory the daemon gives the controller."""
+    return AIFactory(seed)
+
+
+class AIFactory:
+    """Makes (and remembers, to close them) the AI opponents of each level."""
+
+    def __init__(self, seed: int = 0) -> None:
+        """Seed every opponent made."""
+        self._seed = seed
+        self._made: list[AIOpponent] = []
+
+    def __call__(self, level: int) -> AIOpponent:
+        """An opponent at `level`."""
+        opponent = AIOpponent(level, self._seed)
+        self._made.append(opponent)
+        if len(self._made) > 8:  # old games' opponents: stop their threads, drop them
+            for old in self._made[:-8]:
+                old.close()
+            del self._made[:-8]
+        return opponent
+
+    def close(self) -> None:
+        """Stop every opponent's search."""
+        for opponent in self._made:
+            opponent.close()
+        self._made.clear()
