@@ -1,0 +1,391 @@
+"""`kiothi-board match A B`: play two engines against each other and report the score.
+
+An engine is `level:1`…`level:6`, `level:baseline` (plain depth-4 alpha-beta on the
+captured difference) or `cmd:"COMMAND"` (an external program speaking the engine
+protocol). Colours alternate; each opening of the suite is played once with each colour.
+An engine that crashes, hangs (no answer within 2 × movetime + 1 s) or plays an illegal
+action loses the game, and the reason is reported. Games are written as kiothi-game/1
+records (one JSON line each) and a summary with every game's engines and ending.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import math
+import os
+import queue
+import shlex
+import subprocess
+import sys
+import threading
+import time
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass, field
+from importlib import resources
+from typing import IO, Any
+
+from kiothi_board.ai.player import AIPlayer, baseline_player
+from kiothi_board.errors import KiothiError
+from kiothi_board.rules import GameRecord, Position, Variant, parse_opening
+
+DEFAULT_CMD_MOVETIME = 1.0  # seconds, for external engines when --movetime is not given
+
+
+class EngineFailure(Exception):
+    """An engine lost the game by crashing, hanging or answering nonsense."""
+
+
+class MatchEngine:
+    """Something that answers `action(position, actions)` with an action text."""
+
+    name = "engine"
+    budget = DEFAULT_CMD_MOVETIME
+
+    def action(self, position: Position, actions: list[str]) -> str:
+        """The action to play in `position` (reached by `actions` from the start)."""
+        raise NotImplementedError
+
+    def close(self) -> None:
+        """Release the engine (idempotent)."""
+
+
+class BuiltinEngine(MatchEngine):
+    """A built-in level, played in this process."""
+
+    def __init__(self, spec: str, seed: int, movetime: float | None) -> None:
+        self.name = spec
+        which = spec.split(":", 1)[1]
+        if which == "baseline":
+            self.player = baseline_player(seed)
+        else:
+            self.player = AIPlayer(which, seed)
+        self.movetime = movetime
+        self.budget = movetime if movetime is not None else self.player.movetime
+
+    def action(self, position: Position, actions: list[str]) -> str:
+        """Search in-process with this level's budget (or the match's movetime)."""
+        return self.player.choose(position, movetime=self.movetime).action
+
+
+class CommandEngine(MatchEngine):
+    """An external engine speaking the protocol on its stdin/stdout."""
+
+    def __init__(self, spec: str, movetime: float | None, variant: Variant) -> None:
+        self.name = spec
+        self.command = spec.split(":", 1)[1]
+        self.budget = movetime if movetime is not None else DEFAULT_CMD_MOVETIME
+        self.lines: queue.Queue[str | None] = queue.Queue()
+        try:
+            self.proc = subprocess.Popen(
+                shlex.split(self.command),
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+                text=True,
+                bufsize=1,
+            )
+        except OSError as exc:
+            raise EngineFailure(f"cannot start {self.command!r}: {exc}") from exc
+        threading.Thread(target=self._read, daemon=True).start()
+        self.send("kei")
+        self.expect(("keiok",), 5.0, "kei")
+        if variant != Variant():
+            self.send(f"setoption name Variant value {variant}")
+        self.send("newgame")
+
+    def _read(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            self.lines.put(line.rstrip("\n"))
+        self.lines.put(None)  # end of output: the engine died
+
+    def send(self, line: str) -> None:
+        """Write a line to the engine."""
+        try:
+            assert self.proc.stdin is not None
+            self.proc.stdin.write(line + "\n")
+            self.proc.stdin.flush()
+        except (OSError, ValueError) as exc:
+            raise EngineFailure(f"crashed (cannot write to it: {exc})") from exc
+
+    def expect(self, heads: tuple[str, ...], timeout: float, what: str) -> str:
+        """The first line starting with one of `heads`, within `timeout` seconds."""
+        end = time.monotonic() + timeout
+        while True:
+            left = end - time.monotonic()
+            if left <= 0:
+                raise EngineFailure(f"hung: no answer to {what} within {timeout:.1f} s")
+            try:
+                line = self.lines.get(timeout=left)
+            except queue.Empty:
+                continue
+            if line is None:
+                code = self.proc.poll()
+                raise EngineFailure(f"crashed (exit status {code}) while answering {what}")
+            if line.split(" ", 1)[0] in heads:
+                return line
+
+    def action(self, position: Position, actions: list[str]) -> str:
+        """Send the position and `go movetime`, then wait for the answer."""
+        moves = (" moves " + " ".join(actions)) if actions else ""
+        self.send(f"position startpos{moves}")
+        self.send(f"go movetime {max(1, round(self.budget * 1000))}")
+        line = self.expect(("bestmove", "bestopening"), 2 * self.budget + 1.0, "go")
+        parts = line.split()
+        if len(parts) != 2:
+            raise EngineFailure(f"answered {line!r}")
+        return parts[1]
+
+    def close(self) -> None:
+        """Ask the engine to quit, then make sure it is gone."""
+        if self.proc.poll() is None:
+            with contextlib.suppress(EngineFailure):
+                self.send("quit")
+            try:
+                self.proc.wait(1.0)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+
+
+def make_engine(spec: str, seed: int, movetime: float | None, variant: Variant) -> MatchEngine:
+    """Build an engine from its spec (`level:N`, `level:baseline`, `cmd:"…"`)."""
+    if spec.startswith("level:"):
+        return BuiltinEngine(spec, seed, movetime)
+    if spec.startswith("cmd:"):
+        return CommandEngine(spec, movetime, variant)
+    raise ValueError(f'bad engine {spec!r}: expected level:1…6, level:baseline or cmd:"…"')
+
+
+@dataclass
+class GameOutcome:
+    """One finished game: the record, the score for engine A and how it ended."""
+
+    index: int
+    south: str
+    north: str
+    a_is_south: bool
+    record: dict[str, Any]
+    a_score: float
+    end: str
+    times: dict[str, list[float]] = field(default_factory=dict)
+
+
+def play_game(
+    index: int,
+    spec_a: str,
+    spec_b: str,
+    opening: tuple[str, str] | None,
+    movetime: float | None,
+    max_plies: int | None,
+    seed: int,
+) -> GameOutcome:
+    """Play one game; A is South in even-numbered games. Never raises for engine faults."""
+    a_is_south = index % 2 == 0
+    variant = Variant(ply_limit=max_plies) if max_plies else Variant()
+    specs = (spec_a, spec_b) if a_is_south else (spec_b, spec_a)
+    pos = Position.initial(variant)
+    actions: list[str] = []
+    times: dict[str, list[float]] = {"A": [], "B": []}
+    engines: list[MatchEngine] = []
+    end = ""
+    loser: int | None = None
+    try:
+        if opening is not None:
+            for text in opening:
+                pos = pos.open(parse_opening(text))
+                actions.append(text)
+        for side, spec in enumerate(specs):
+            try:
+                engines.append(make_engine(spec, seed * 1000 + index * 2 + side, movetime, variant))
+            except EngineFailure as exc:
+                loser, end = side, f"{'SN'[side]} ({spec}) {exc}"
+                break
+        while loser is None and not pos.over:
+            side = int(pos.to_move)
+            eng = engines[side]
+            t0 = time.perf_counter()
+            try:
+                text = eng.action(pos, actions)
+            except EngineFailure as exc:
+                loser, end = side, f"{'SN'[side]} ({eng.name}) {exc}"
+                break
+            dt = time.perf_counter() - t0
+            times["A" if (side == 0) == a_is_south else "B"].append(dt)
+            if dt > 2 * eng.budget + 1.0:
+                loser, end = side, f"{'SN'[side]} ({eng.name}) hung: answered after {dt:.2f} s"
+                break
+            try:
+                pos = pos.apply(text)
+            except (KiothiError, ValueError) as exc:
+                loser, end = (
+                    side,
+                    f"{'SN'[side]} ({eng.name}) played an illegal action {text!r}: {exc}",
+                )
+                break
+            actions.append(text)
+    finally:
+        for eng in engines:
+            eng.close()
+    result = pos.result if loser is None else None
+    record = GameRecord.from_actions(variant, actions, result).to_json()
+    if loser is not None:
+        south_score = 0.0 if loser == 0 else 1.0
+    else:
+        assert pos.result is not None
+        end = str(pos.result)
+        winner = pos.result.winner
+        south_score = 0.5 if winner is None else 1.0 if int(winner) == 0 else 0.0
+    a_score = south_score if a_is_south else 1.0 - south_score
+    return GameOutcome(index, specs[0], specs[1], a_is_south, record, a_score, end, times)
+
+
+def elo(score: float) -> float:
+    """The Elo difference matching an expected score (clamped away from 0 and 1)."""
+    s = min(max(score, 1e-3), 1 - 1e-3)
+    return -400 * math.log10(1 / s - 1)
+
+
+def elo_interval(scores: list[float]) -> tuple[float, float, float]:
+    """Elo difference and its 95 % interval from per-game scores (normal approximation)."""
+    n = len(scores)
+    mean = sum(scores) / n
+    var = sum((x - mean) ** 2 for x in scores) / max(n - 1, 1)
+    half = 1.96 * math.sqrt(var / n)
+    return elo(mean), elo(mean - half), elo(mean + half)
+
+
+def load_openings(path: str | None) -> list[tuple[str, str]]:
+    """Opening pairs, one per line: South's action and North's, blank-separated."""
+    if path is None:
+        text = resources.files("kiothi_board.ai").joinpath("openings.txt").read_text("utf-8")
+    else:
+        with open(path, encoding="utf-8") as fh:
+            text = fh.read()
+    pairs = []
+    for raw in text.splitlines():
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        parts = line.split()
+        if len(parts) != 2:
+            raise ValueError(f"bad opening line {raw!r}: expected two opening actions")
+        pos = Position.initial()
+        for p in parts:
+            pos = pos.open(p)  # reject illegal suites early
+        pairs.append((parts[0], parts[1]))
+    return pairs
+
+
+def _progress(done: int, total: int, w: int, d: int, lost: int, out: IO[str]) -> None:
+    width = 30
+    fill = width * done // max(total, 1)
+    out.write(f"\r[{'#' * fill}{'.' * (width - fill)}] {done}/{total}  +{w} ={d} -{lost}")
+    out.flush()
+
+
+def _percentile(values: list[float], q: float) -> float:
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, math.ceil(q * len(ordered)) - 1)]
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run a match and print W/D/L, score, Elo with its interval, and move times."""
+    parser = argparse.ArgumentParser(prog="kiothi-board match", description=__doc__)
+    parser.add_argument("a", help='engine A: level:N, level:baseline or cmd:"COMMAND"')
+    parser.add_argument("b", help="engine B")
+    parser.add_argument("--games", type=int, default=2)
+    parser.add_argument(
+        "--movetime",
+        type=int,
+        default=None,
+        help="ms per move for both engines (default: each level's own budget)",
+    )
+    parser.add_argument(
+        "--max-plies", type=int, default=None, help="end games at this ply with R11's split"
+    )
+    parser.add_argument(
+        "--openings",
+        default=None,
+        help="opening-pair file (default: the shipped suite; 'none': engines choose)",
+    )
+    parser.add_argument("--concurrency", type=int, default=1)
+    parser.add_argument(
+        "--out",
+        default=None,
+        help="write the games here (JSON lines) and a .summary.json beside it",
+    )
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+    for spec in (args.a, args.b):
+        if not spec.startswith(("level:", "cmd:")):
+            parser.error(f'bad engine {spec!r}: expected level:N, level:baseline or cmd:"…"')
+    try:
+        openings = [] if args.openings == "none" else load_openings(args.openings)
+    except (OSError, ValueError) as exc:
+        parser.error(f"cannot use the openings: {exc}")
+    movetime = None if args.movetime is None else args.movetime / 1000
+    tasks = []
+    for i in range(args.games):
+        opening = openings[(i // 2) % len(openings)] if openings else None
+        tasks.append((i, args.a, args.b, opening, movetime, args.max_plies, args.seed))
+    outcomes: list[GameOutcome] = []
+    tty = sys.stderr.isatty()
+    wins = draws = losses = 0
+    with ProcessPoolExecutor(max_workers=max(1, args.concurrency)) as pool:
+        pending: set[Future[GameOutcome]] = {pool.submit(play_game, *t) for t in tasks}
+        while pending:
+            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for fut in done:
+                o = fut.result()
+                outcomes.append(o)
+                wins += o.a_score == 1.0
+                draws += o.a_score == 0.5
+                losses += o.a_score == 0.0
+                if tty:
+                    _progress(len(outcomes), len(tasks), wins, draws, losses, sys.stderr)
+    if tty:
+        sys.stderr.write("\n")
+    outcomes.sort(key=lambda o: o.index)
+    scores = [o.a_score for o in outcomes]
+    n = len(scores)
+    pct = 100 * sum(scores) / n if n else 0.0
+    print(f"{args.a} vs {args.b}: {n} games, +{wins} ={draws} -{losses}, score {pct:.1f} %")
+    if n:
+        e, lo, hi = elo_interval(scores)
+        print(f"Elo difference {e:+.0f} (95 % interval {lo:+.0f} … {hi:+.0f})")
+    for who, spec in (("A", args.a), ("B", args.b)):
+        ts = [t for o in outcomes for t in o.times[who]]
+        if ts:
+            print(
+                f"{who} {spec}: {len(ts)} moves, average {1000 * sum(ts) / len(ts):.1f} ms, "
+                f"p99 {1000 * _percentile(ts, 0.99):.1f} ms, max {1000 * max(ts):.1f} ms"
+            )
+    ends: dict[str, int] = {}
+    for o in outcomes:
+        kind = o.end.rsplit("(", 1)[-1].rstrip(")") if o.record.get("result") else "forfeit"
+        ends[kind] = ends.get(kind, 0) + 1
+        if kind == "forfeit":
+            print(f"game {o.index}: {o.end}")
+    print("endings: " + ", ".join(f"{k} {v}" for k, v in sorted(ends.items())))
+    if args.out:
+        with open(args.out, "w", encoding="utf-8") as fh:
+            for o in outcomes:
+                fh.write(json.dumps(o.record) + "\n")
+        summary = [
+            {
+                "game": o.index,
+                "south": o.south,
+                "north": o.north,
+                "a_score": o.a_score,
+                "end": o.end,
+            }
+            for o in outcomes
+        ]
+        with open(os.path.splitext(args.out)[0] + ".summary.json", "w", encoding="utf-8") as fh:
+            json.dump({"a": args.a, "b": args.b, "games": summary}, fh, indent=1)
+    return 0

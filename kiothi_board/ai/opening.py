@@ -1,0 +1,195 @@
+"""The AI's opening redistribution (R3): a candidate set judged by search, never a dice roll.
+
+A lift of n seeds could be placed in 20^n ways; almost all of them are pointless. The
+candidates are the placements a player would consider:
+
+- pass (every pit stays unsown and protected by R7);
+- pile: all seeds on one own pit, building a pile that reaches round the board;
+- spread: one seed each into consecutive own pits, filling empty pits so that later
+  sowings relay (R5) instead of landing, and keeping the seeds in the protected row;
+- feed: one seed each into consecutive opponent pits, so that the opponent's laps relay
+  on where they would have landed (blocking their captures).
+
+Every candidate is played, the other side is assumed to pass (South) or play starts (North),
+and a shallow search ranks them all; the best few get a deeper search.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from kiothi_board.ai.search import SearchAborted, Searcher
+from kiothi_board.rules import PASS, ROW, Lift, OpeningAction, Position, Side, pit_name
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """One opening action with the plan it stands for (for the explanation)."""
+
+    action: OpeningAction
+    plan: str
+
+
+def candidates(position: Position) -> list[Candidate]:
+    """The sensible opening actions for the side to move, duplicates removed."""
+    side = position.to_move
+    own = list(side.pits)
+    opp = list(side.other.pits)
+    out = [Candidate(PASS, "pass: keep every pit unsown, so R7 protects all of them")]
+    seen = {position.board}
+    for p in own:
+        n = position.board[p]
+        if not n:
+            continue
+        plans: list[tuple[tuple[int, ...], str]] = []
+        for t in own:
+            if t != p:
+                plans.append(
+                    ((t,) * n, f"pile all {n} on {pit_name(t)} (a pile that reaches round)")
+                )
+        for i in range(ROW):
+            spots = tuple(own[(i + k) % ROW] for k in range(n))
+            plans.append(
+                (
+                    spots,
+                    f"spread one each from {pit_name(spots[0])} "
+                    "(relays, kept in the protected row)",
+                )
+            )
+        for i in range(ROW):
+            spots = tuple(opp[(i + k) % ROW] for k in range(n))
+            plans.append(
+                (spots, f"feed one each from {pit_name(spots[0])} (blocks the opponent's landings)")
+            )
+        for spots, plan in plans:
+            board = list(position.board)
+            board[p] = 0
+            for s in spots:
+                board[s] += 1
+            key = tuple(board)
+            if key in seen:
+                continue
+            seen.add(key)
+            out.append(
+                Candidate(OpeningAction((Lift(p, spots),)), f"lift {pit_name(p)} and {plan}")
+            )
+    return out
+
+
+def _play_position(position: Position, action: OpeningAction) -> Position:
+    """The first play position after `action`, assuming North passes after South."""
+    nxt = position.open(action)
+    if nxt.phase == "opening":
+        nxt = nxt.open(PASS)
+    return nxt
+
+
+@dataclass(frozen=True, slots=True)
+class OpeningChoice:
+    """The chosen opening action, its score for the mover (centi-seeds) and the runner-up list."""
+
+    action: OpeningAction
+    score: int
+    depth: int
+    plan: str
+    pass_score: int
+    ranked: list[tuple[Candidate, int]]
+    nodes: int
+
+
+def choose_opening(
+    position: Position,
+    searcher: Searcher,
+    *,
+    budget: float,
+    clock: Callable[[], float],
+    stop: threading.Event | None = None,
+    max_depth: int = 8,
+    pick: Callable[[list[tuple[Candidate, int]]], int] | None = None,
+) -> OpeningChoice:
+    """Rank the candidates by a 2-ply search, then search the best few deeper.
+
+    `pick` may choose an index into the final ranking (the low levels' mistakes); by
+    default the best is taken.
+    """
+    mover = position.to_move
+    start = clock()
+    deadline = start + budget
+    nodes = 0
+
+    def value(cand: Candidate, depth: int, hard: float | None) -> int:
+        nonlocal nodes
+        pos = _play_position(position, cand.action)
+        if pos.over:
+            cap = pos.captured
+            return 100 * (cap[mover] - cap[mover.other])
+        board, sown, side = pos.packed
+        res = searcher.search(
+            board,
+            sown,
+            side,
+            max_depth=depth,
+            deadline=hard,
+            stop=stop,
+            game_history={pos.key: 1},
+            plies_left=_plies_left(pos),
+        )
+        nodes += res.nodes
+        score = res.score if side == int(mover) else -res.score
+        return score
+
+    cands = candidates(position)
+    ranked: list[tuple[Candidate, int]] = []
+    for cand in cands:
+        try:
+            ranked.append((cand, value(cand, 2, deadline)))
+        except SearchAborted:
+            break
+        if stop is not None and stop.is_set():
+            break
+    ranked.sort(key=lambda cs: -cs[1])
+    depth_done = 2
+    top = ranked[:6]
+    depth = 4
+    while top and depth <= max_depth:
+        now = clock()
+        if now >= start + budget * 0.5:
+            break
+        deeper: list[tuple[Candidate, int]] = []
+        try:
+            for cand, _ in top:
+                deeper.append((cand, value(cand, depth, deadline)))
+        except SearchAborted:
+            break
+        deeper.sort(key=lambda cs: -cs[1])
+        top = deeper
+        depth_done = depth
+        depth += 2
+    final = top or [(cands[0], 0)]
+    index = pick(final) if pick is not None else 0
+    chosen, score = final[index]
+    pass_score = next((s for c, s in ranked if c.action.is_pass), 0)
+    return OpeningChoice(chosen.action, score, depth_done, chosen.plan, pass_score, final, nodes)
+
+
+def _plies_left(pos: Position) -> int | None:
+    limit = pos.variant.ply_limit
+    return None if limit is None else limit - pos.ply
+
+
+def explain_opening(choice: OpeningChoice, mover: Side) -> str:
+    """A sentence for the hint output: what the chosen action does and why it was chosen."""
+    margin = choice.score / 100
+    if choice.action.is_pass:
+        return (
+            f"{mover.letter}: pass. No redistribution the search tried beats keeping every pit "
+            f"unsown (expected margin {margin:+.1f} seeds at depth {choice.depth})."
+        )
+    gain = (choice.score - choice.pass_score) / 100
+    return (
+        f"{mover.letter}: {choice.action} — {choice.plan}. The search (depth {choice.depth}, "
+        f"{len(choice.ranked)} finalists) expects {margin:+.1f} seeds, "
+        f"{gain:+.1f} against passing."
+    )

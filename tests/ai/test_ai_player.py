@@ -1,0 +1,100 @@
+"""AIPlayer: off-thread thinking, stop and cancel, hints, openings, levels."""
+
+from __future__ import annotations
+
+import threading
+from concurrent.futures import CancelledError
+
+import pytest
+
+from kiothi_board.ai import LEVELS, AIPlayer, level
+from kiothi_board.ai.opening import candidates
+from kiothi_board.rules import Position
+
+
+def midgame() -> Position:
+    pos = Position.initial().open("pass").open("pass")
+    for move in ("S6", "N6", "S8", "N9", "S10", "N7"):
+        pos = pos.play(move)
+    return pos
+
+
+def test_levels_are_named_and_ordered() -> None:
+    names = [lv.name for lv in LEVELS.values()]
+    assert names == ["Beginner", "Casual", "Club", "Strong", "Expert", "Master"]
+    assert level("club").number == 3 and level("6").name == "Master"
+    budgets = [lv.movetime for lv in LEVELS.values()]
+    assert budgets == sorted(budgets)
+    with pytest.raises(ValueError):
+        level(7)
+
+
+def test_start_think_returns_at_once_and_stop_gives_a_move() -> None:
+    player = AIPlayer(6, seed=1, movetime=30.0)
+    pos = midgame()
+    started = threading.Event()
+    thinking = player.start_think(pos, on_iteration=lambda it: started.set())
+    assert not thinking.done()
+    assert started.wait(5)
+    thinking.stop()
+    hint = thinking.result(timeout=5)
+    assert hint.move in pos.legal_moves()
+    player.close()
+
+
+def test_cancel_discards_the_result_and_ends_the_thread() -> None:
+    player = AIPlayer(6, seed=1, movetime=30.0)
+    thinking = player.start_think(midgame())
+    assert thinking.cancel()
+    with pytest.raises(CancelledError):
+        thinking.result(timeout=5)
+    thinking.join(5)
+    assert thinking.done()
+    player.close()
+    player.close()  # idempotent
+
+
+def test_done_callback_runs() -> None:
+    got = threading.Event()
+    with AIPlayer(2, seed=1) as player:
+        thinking = player.start_think(midgame())
+        thinking.add_done_callback(lambda t: got.set())
+        assert got.wait(5)
+        assert thinking.result().move is not None
+
+
+def test_hint_explains_a_move() -> None:
+    pos = midgame()
+    hint = AIPlayer(4, seed=0, movetime=0.1).hint(pos)
+    assert hint.move in pos.legal_moves()
+    assert hint.pv[0] == hint.action
+    assert hint.action in hint.explanation
+    assert "margin" in hint.explanation
+
+
+def test_opening_hint_is_searched_and_explained() -> None:
+    pos = Position.initial()
+    hint = AIPlayer(5, seed=0, movetime=0.2).hint(pos)
+    assert hint.opening is not None and hint.move is None
+    texts = {str(c.action) for c in candidates(pos)}
+    assert hint.action in texts
+    assert "pass" in hint.explanation or "against passing" in hint.explanation
+    nxt = pos.open(hint.opening)
+    north = AIPlayer(3, seed=0, movetime=0.1).choose(nxt)
+    assert north.opening is not None
+    assert nxt.open(north.opening).phase == "play"
+
+
+def test_candidates_are_legal_and_distinct() -> None:
+    pos = Position.initial()
+    cands = candidates(pos)
+    assert str(cands[0].action) == "pass"
+    boards = {pos.open(c.action).board for c in cands}
+    assert len(boards) == len(cands) > 50
+
+
+def test_low_levels_make_seeded_mistakes() -> None:
+    pos = midgame()
+    best = AIPlayer(1, seed=0).hint(pos).action
+    choices = {AIPlayer(1, seed=s).choose(pos).action for s in range(40)}
+    assert best in choices and len(choices) > 1

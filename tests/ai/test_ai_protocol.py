@@ -1,0 +1,106 @@
+"""The engine protocol: conversations in memory and through a subprocess."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+
+from kiothi_board.ai.protocol import main
+from kiothi_board.rules import GameRecord, Position, Variant
+
+
+def talk(script: str) -> list[str]:
+    out = io.StringIO()
+    assert main([], stdin=io.StringIO(script), stdout=out) == 0
+    return out.getvalue().splitlines()
+
+
+def test_handshake_and_isready() -> None:
+    lines = talk("kei\nisready\nquit\n")
+    assert lines[0].startswith("id name ")
+    assert lines[1].startswith("id author ")
+    assert any(line.startswith("option name Level") for line in lines)
+    assert lines[-2:] == ["keiok", "readyok"]
+
+
+def test_go_gives_info_and_bestmove() -> None:
+    lines = talk(
+        "setoption name Level value 3\n"
+        "position startpos moves pass N7>N1,N1,S3,S3,N4,N2 S6 N8\n"
+        "go depth 3\n"
+    )
+    infos = [line for line in lines if line.startswith("info depth")]
+    assert infos and " pv " in infos[-1] and " nps " in infos[-1]
+    best = lines[-1].split()
+    assert best[0] == "bestmove"
+    pos = Position.initial()
+    for a in ["pass", "N7>N1,N1,S3,S3,N4,N2", "S6", "N8"]:
+        pos = pos.apply(a)
+    pos.play(best[1])
+
+
+def test_opening_phase_answers_bestopening() -> None:
+    lines = talk("setoption name Level value 2\nposition startpos\ngo movetime 50\n")
+    assert lines[-1].startswith("bestopening ")
+    Position.initial().open(lines[-1].split()[1])
+
+
+def test_position_record() -> None:
+    rec = GameRecord.from_actions(Variant(), ["pass", "pass", "S6", "N8"])
+    lines = talk(f"position record {json.dumps(rec.to_json())}\ngo depth 2\nquit\n")
+    assert lines[-1].startswith("bestmove S")
+
+
+def test_malformed_lines_are_reported_and_the_engine_carries_on() -> None:
+    lines = talk(
+        "frobnicate\n"
+        "position sideways\n"
+        "position startpos moves S99\n"
+        "position startpos moves pass S7>S1\n"
+        "position record {not json\n"
+        "setoption name Level value 9\n"
+        "setoption Level 3\n"
+        "go sideways\n"
+        "isready\n"
+    )
+    errors = [line for line in lines if line.startswith("info string error:")]
+    assert len(errors) == 8
+    assert lines[-1] == "readyok"
+
+
+def test_game_over_position() -> None:
+    rec = GameRecord.from_actions(Variant(ply_limit=3), ["pass", "pass", "S6"])
+    lines = talk(f"position record {json.dumps(rec.to_json())}\ngo depth 2\n")
+    assert lines[-1] == "bestmove none"
+
+
+def test_subprocess_engine_answers_stop_while_searching() -> None:
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "kiothi_board", "engine"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        bufsize=1,
+    )
+    assert proc.stdin is not None and proc.stdout is not None
+    proc.stdin.write("kei\n")
+    proc.stdin.flush()
+    while proc.stdout.readline().strip() != "keiok":
+        pass
+    proc.stdin.write("position startpos moves pass pass S6 N8\ngo infinite\nisready\n")
+    proc.stdin.flush()
+    line = proc.stdout.readline()
+    while line.startswith("info"):
+        line = proc.stdout.readline()
+    assert line.strip() == "readyok"  # answered while the search runs
+    proc.stdin.write("stop\n")
+    proc.stdin.flush()
+    line = proc.stdout.readline()
+    while line.startswith("info"):
+        line = proc.stdout.readline()
+    assert line.startswith("bestmove S")
+    proc.stdin.write("quit\n")
+    proc.stdin.flush()
+    assert proc.wait(10) == 0
