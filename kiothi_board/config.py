@@ -63,6 +63,18 @@ def _pin_list(length: int | None = None, max_length: int | None = None) -> Check
     return check
 
 
+def api_settings(config: Config, *, sim: bool) -> dict[str, Any]:
+    """The `[api]` table as the API layer takes it: empty strings and -1 mean "off"."""
+    out: dict[str, Any] = dict(config["api"])
+    for key in ("unix_path", "token", "redis_url"):
+        out[key] = out[key] or None
+    for key in ("tcp_port", "web_port"):
+        out[key] = None if out[key] < 0 else out[key]
+    out["serial"] = tuple(out["serial"])
+    out["sim"] = sim
+    return out
+
+
 def default_state_dir() -> str:
     """Where the store lives: systemd's $STATE_DIRECTORY, else ~/.local/state/kiothi-board."""
     state = os.environ.get("STATE_DIRECTORY")
@@ -116,16 +128,23 @@ SCHEMA: dict[str, dict[str, Key]] = {
         "redis_url": Key((str,), "redis://127.0.0.1:6379/0"),
     },
     "api": {
-        "host": Key((str,), "127.0.0.1"),
-        "port": Key((int,), 8470, between(0, 65535), "web page and WebSocket (0: any free port)"),
-        "socket_port": Key((int,), 8471, between(0, 65535), "JSON-lines TCP (0: any free port)"),
-        "unix_socket": Key((str,), "", None, "path of a Unix socket (empty: none)"),
-        "serial_port": Key((str,), "", None, "serial device or pyserial URL (empty: none)"),
+        "host": Key((str,), "127.0.0.1", None, "JSON-lines TCP: listen address"),
+        "tcp_port": Key((int,), 7420, between(-1, 65535), "0: any free port, -1: off"),
+        "unix_path": Key((str,), "", None, "a Unix socket (empty: none)"),
+        "web_host": Key((str,), "127.0.0.1", None, "web page and WebSocket: listen address"),
+        "web_port": Key((int,), 8420, between(-1, 65535), "0: any free port, -1: off"),
+        "serial": Key((list,), [], None, "serial devices or pyserial URLs"),
         "serial_baud": Key((int,), 115200, between(300, 4_000_000)),
-        "token": Key((str,), "", None, "needed to control from another host"),
-        "redis_url": Key((str,), "", None, "Redis bus (empty: off)"),
-        "max_line": Key((int,), 65536, between(256, 10_000_000)),
-        "rate_per_s": Key((int, float), 50, between(1, 100_000)),
+        "token": Key((str,), "", None, "needed to control from another host; never logged"),
+        "max_line": Key((int,), 16384, between(256, 10_000_000)),
+        "rate": Key((int, float), 50, between(1, 100_000), "requests/s per client"),
+        "burst": Key((int, float), 200, between(1, 1_000_000)),
+        "outbox_limit": Key((int,), 2000, between(10, 1_000_000)),
+        "frame_fps": Key((int, float), 15, between(1, 60), "LED frames/s sent to the web twin"),
+        "health_interval": Key((int, float), 30, between(1, 3600)),
+        "redis_url": Key((str,), "", None, "the Redis bus (empty: off)"),
+        "redis_prefix": Key((str,), "kiothi:v1"),
+        "redis_queue": Key((int,), 1000, between(10, 1_000_000)),
     },
     "daemon": {
         "tick_hz": Key((int, float), 50, between(1, 1000)),

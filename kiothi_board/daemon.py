@@ -19,10 +19,10 @@ import threading
 import warnings
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kiothi_board import __version__
-from kiothi_board.config import Config, default_state_dir, load
+from kiothi_board.config import Config, api_settings, default_state_dir, load
 from kiothi_board.controller import Controller
 from kiothi_board.errors import ConfigError, KiothiError, LinkError
 from kiothi_board.guide import PALETTES
@@ -33,6 +33,9 @@ from kiothi_board.players import AIFactory
 from kiothi_board.rules import parse_pit
 from kiothi_board.sdnotify import Notifier
 from kiothi_board.store.base import GameStore
+
+if TYPE_CHECKING:
+    from kiothi_board.api.server import ApiServer
 
 log = logging.getLogger("kiothi_board.daemon")
 
@@ -65,19 +68,24 @@ class Daemon:
         self.simulated = sim
         self._closed = False
         self._resources: list[Any] = []
+        self.api: ApiServer | None = None
         self.autoplay = autoplay
         self._next_auto = 0.0
         self._random = random.Random(seed)
         try:
             self.inputs = self._make_inputs()
             self.sink = self._make_sink()
+            from kiothi_board.api.service import FrameTap
+
+            # The controller draws into the tap, so the web twin shows what the rings show.
+            self.tap = FrameTap(self.sink)
             self.store = self._make_store()
             self.opponents = AIFactory(
                 seed=int.from_bytes(os.urandom(4), "little") if seed is None else seed
             )
             game = config["game"]
             self.controller = Controller(
-                sink=self.sink,
+                sink=self.tap,
                 clock=self.clock,
                 store=self.store,
                 opponent_factory=self.opponents,
@@ -178,16 +186,36 @@ class Daemon:
         self._resources.append(store)
         return store
 
-    def _make_api(self) -> Any:
-        try:
-            from kiothi_board.api import ControllerService, start_api  # type: ignore[attr-defined]
-        except ImportError:
-            log.warning("the API layer is not available; running without it")
-            return None
-        service = ControllerService(self.controller, inputs=self.inputs, sim=self.simulated)
-        server = start_api(service, self.config["api"])
+    def _make_api(self) -> ApiServer:
+        from kiothi_board.api.server import start_api
+        from kiothi_board.api.service import ControllerService
+
+        service = ControllerService(
+            self.controller, self.store, tap=self.tap, on_settings=self.apply_settings
+        )
+        server = start_api(service, api_settings(self.config, sim=self.simulated))
         self._resources.append(server)
         return server
+
+    def apply_settings(self, settings: dict[str, Any]) -> None:
+        """Apply operator settings from the API: palette and LED brightness."""
+        palette = settings.get("palette")
+        if isinstance(palette, str) and palette in PALETTES:
+            self.controller.set_palette(PALETTES[palette])
+        brightness = settings.get("brightness")
+        setter = getattr(self.sink, "set_brightness", None)
+        if isinstance(brightness, int | float) and setter is not None:
+            setter(float(brightness))
+
+    @property
+    def web_url(self) -> str | None:
+        """The address of the web page, when the API serves one."""
+        if self.api is None or self.api.web_port is None:
+            return None
+        host = self.config["api"]["web_host"]
+        if host in ("0.0.0.0", "::", ""):
+            host = "127.0.0.1"
+        return f"http://{host}:{self.api.web_port}/"
 
     def new_game_from_config(self) -> int:
         """Start a game with the configured mode, side, level, pace and variant."""
@@ -383,8 +411,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     signal.signal(signal.SIGINT, daemon.stop)
     view = None
     on_tick = None
-    if daemon.api is not None and getattr(daemon.api, "url", None):
-        print(f"kiothi-board: the board's web page is at {daemon.api.url}", flush=True)
+    if daemon.web_url is not None:
+        print(f"kiothi-board: the board's web page is at {daemon.web_url}", file=sys.stderr)
     if daemon.simulated and not args.no_terminal:
         from kiothi_board.sim import TerminalView, render_board
 
@@ -395,7 +423,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             def on_tick() -> None:
                 frame = daemon.controller.frame()
-                terminal.draw(render_board(frame, daemon.controller.state()))
+                state = daemon.controller.state()
+                state["url"] = daemon.web_url
+                terminal.draw(render_board(frame, state))
 
     if args.trace:
         last = [daemon.trace_line()]

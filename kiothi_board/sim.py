@@ -99,6 +99,8 @@ def render_board(frame: Sequence[Sequence[RGB]], state: dict[str, Any]) -> str:
     if state.get("result"):
         res = state["result"]
         status.append(f"game over: {res.get('winner') or 'draw'} {res['captured']} ({res['end']})")
+    if state.get("url"):
+        status.append(f"web twin: {state['url']}")
     return "\n".join([*lines, "", *status, HELP])
 
 

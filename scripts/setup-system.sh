@@ -4,6 +4,8 @@
 set -euo pipefail
 packages=()
 command -v redis-server >/dev/null 2>&1 || packages+=(redis-server)
+# The web twin's browser test drives Debian's Chromium through Playwright (no browser download).
+[ -x /usr/bin/chromium ] || packages+=(chromium)
 if [ ${#packages[@]} -eq 0 ]; then
     exit 0
 fi

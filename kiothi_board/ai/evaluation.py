@@ -42,9 +42,7 @@ class Weights:
 
 
 # Chosen by the self-play run recorded in docs/ai.md ("Tuning").
-TUNED = Weights(
-    row=30, safe=0, mobility=8, last_pit=150, chain=0, pile=30, pile_size=11, tempo=10
-)
+TUNED = Weights(row=30, safe=0, mobility=8, last_pit=150, chain=0, pile=30, pile_size=11, tempo=10)
 # level:baseline: captured difference only.
 BASELINE = Weights()
 

@@ -74,7 +74,14 @@ class CommandEngine(MatchEngine):
 
     def __init__(self, spec: str, movetime: float | None, variant: Variant) -> None:
         self.name = spec
-        self.command = spec.split(":", 1)[1]
+        command = spec.split(":", 1)[1].strip()
+        if (
+            len(command) >= 2
+            and command[0] == command[-1] in "\"'"
+            and command[0] not in command[1:-1]
+        ):
+            command = command[1:-1]  # cmd:"prog args": the quotes wrap the whole command
+        self.command = command
         self.budget = movetime if movetime is not None else DEFAULT_CMD_MOVETIME
         self.lines: queue.Queue[str | None] = queue.Queue()
         try:

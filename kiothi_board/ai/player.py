@@ -44,8 +44,8 @@ LEVELS: dict[int, Level] = {
     2: Level(2, "Casual", 0.04, 2, 0.20),
     3: Level(3, "Club", 0.08, 4, 0.08),
     4: Level(4, "Strong", 0.15, 6, 0.02),
-    5: Level(5, "Expert", 0.25, 9, 0.0),
-    6: Level(6, "Master", 0.6, 64, 0.0),
+    5: Level(5, "Expert", 0.2, 8, 0.0),
+    6: Level(6, "Master", 0.8, 64, 0.0),
 }
 LEVEL_NAMES = {lv.name.lower(): lv for lv in LEVELS.values()}
 SAFETY = 0.012  # seconds kept back from the budget for the worker hand-off and GC
@@ -128,9 +128,11 @@ class Thinking:
 
     def cancel(self) -> bool:
         """Abandon the search; returns True unless it had already finished."""
+        if self._future.done():
+            return False  # too late: the result stands
         self._cancelled = True
         self._stop.set()
-        return not self._future.done() or self._future.cancelled()
+        return True
 
     def cancelled(self) -> bool:
         """True after `cancel()`."""

@@ -313,6 +313,13 @@ class Controller:
             self._show()
             return self._paused
 
+    def set_palette(self, palette: Palette) -> None:
+        """Switch the LED palette (default, colour-blind, night) from the next frame on."""
+        with self._lock:
+            self._renderer = Renderer(palette, self._sink.leds_per_ring)
+            self._changed()
+            self._show()
+
     def expected_pit(self) -> int | None:
         """The pit the guide is pointing the hand at now (None when it is not pointing)."""
         with self._lock:

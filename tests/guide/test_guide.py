@@ -230,7 +230,6 @@ def test_rings_are_memoised() -> None:
 
 
 def test_render_command_draws_every_picture(tmp_path: Path) -> None:
-    pytest.importorskip("PIL")
     from kiothi_board.guide.render import main, scenes
 
     assert main([str(tmp_path), "--leds", "12"]) == 0

@@ -1,0 +1,638 @@
+"""Regenerate docs/api/schemas/*.json (the JSON Schemas of kiothi-api/1).
+
+Run from the repository root: `python docs/api/make_schemas.py`. The schemas are checked in;
+edit this script, rerun it, and review the diff (tests/api validate real traffic against them).
+"""
+
+from __future__ import annotations
+
+import json
+import pathlib
+
+out = pathlib.Path("docs/api/schemas")
+out.mkdir(parents=True, exist_ok=True)
+for f in out.glob("*.json"):
+    f.unlink()
+BASE = "https://kiothi-board.invalid/api/schemas/"
+
+
+def write(name, schema, title):
+    doc = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": BASE + name + ".json",
+        "title": title,
+        **schema,
+    }
+    (out / f"{name}.json").write_text(json.dumps(doc, indent=2) + "\n")
+
+
+pit = {"type": "string", "pattern": "^[SN]([1-9]|10)$"}
+common = {
+    "$defs": {
+        "pit": pit,
+        "pit_in": {
+            "oneOf": [
+                {"type": "string", "pattern": "^[SsNn]([1-9]|10)$"},
+                {"type": "integer", "minimum": 0, "maximum": 19},
+            ]
+        },
+        "side": {"enum": ["S", "N"]},
+        "id": {
+            "oneOf": [
+                {"type": "string", "minLength": 1, "maxLength": 64},
+                {"type": "integer", "minimum": -9007199254740992, "maximum": 9007199254740992},
+            ]
+        },
+        "counts": {
+            "type": "array",
+            "items": {"type": "integer", "minimum": 0},
+            "minItems": 20,
+            "maxItems": 20,
+        },
+        "variant": {
+            "type": "object",
+            "properties": {
+                **{f"V{i}": {"type": "boolean"} for i in range(1, 9)},
+                "ply_limit": {"type": "integer", "minimum": 1},
+            },
+            "additionalProperties": False,
+        },
+        "result": {
+            "type": ["object", "null"],
+            "required": ["winner", "captured", "end"],
+            "properties": {
+                "winner": {"enum": ["S", "N", None]},
+                "captured": {
+                    "type": "array",
+                    "items": {"type": "integer"},
+                    "minItems": 2,
+                    "maxItems": 2,
+                },
+                "end": {"enum": ["no-moves", "repetition", "ply-limit"]},
+            },
+        },
+        "position": {
+            "type": "object",
+            "required": [
+                "board",
+                "captured",
+                "sown",
+                "to_move",
+                "phase",
+                "legal",
+                "ply",
+                "over",
+                "result",
+            ],
+            "properties": {
+                "board": {"$ref": "#/$defs/counts"},
+                "captured": {
+                    "type": "array",
+                    "items": {"type": "integer", "minimum": 0},
+                    "minItems": 2,
+                    "maxItems": 2,
+                },
+                "sown": {
+                    "type": "array",
+                    "items": {"type": "boolean"},
+                    "minItems": 20,
+                    "maxItems": 20,
+                },
+                "to_move": {"$ref": "#/$defs/side"},
+                "phase": {"enum": ["opening", "play", "over"]},
+                "legal": {"type": "array", "items": {"$ref": "#/$defs/pit"}},
+                "ply": {"type": "integer", "minimum": 0},
+                "over": {"type": "boolean"},
+                "result": {"$ref": "#/$defs/result"},
+            },
+        },
+        "game_settings": {
+            "type": "object",
+            "properties": {
+                "mode": {"enum": ["two", "ai", "demo"]},
+                "sides": {"enum": ["S", "N", "SN", "NS", ""]},
+                "level": {"type": "integer", "minimum": 1, "maximum": 6},
+                "pace": {"enum": ["step", "flow", "instant"]},
+                "variant": {"$ref": "#/$defs/variant"},
+            },
+        },
+        "settings": {
+            "type": "object",
+            "required": ["palette", "brightness", "mode", "sides", "level", "pace", "variant"],
+            "properties": {
+                "palette": {"enum": ["default", "colour-blind", "night"]},
+                "brightness": {"type": "number", "minimum": 0, "maximum": 1},
+                "mode": {"enum": ["two", "ai", "demo"]},
+                "sides": {"type": "string"},
+                "level": {"type": "integer"},
+                "pace": {"enum": ["step", "flow", "instant"]},
+                "variant": {"$ref": "#/$defs/variant"},
+            },
+        },
+        "state": {
+            "type": "object",
+            "required": ["game_id", "settings", "stage", "check", "paused", "thinking"],
+            "properties": {
+                "game_id": {"type": ["integer", "null"]},
+                "settings": {"type": "object"},
+                "stage": {"enum": ["none", "open", "turn", "sow", "guided_open", "set", "over"]},
+                "check": {"type": ["array", "null"], "items": {"$ref": "#/$defs/pit"}},
+                "paused": {"type": "boolean"},
+                "thinking": {"type": "boolean"},
+                "position": {"$ref": "#/$defs/position"},
+                "board": {"$ref": "#/$defs/counts"},
+                "actions": {"type": "array", "items": {"type": "string"}},
+                "pending": {"type": ["string", "null"]},
+                "guide": {
+                    "type": ["object", "null"],
+                    "required": ["kind", "pit"],
+                    "properties": {
+                        "kind": {"enum": ["lift", "drop", "relay", "capture", "set", "done"]},
+                        "pit": {"oneOf": [{"$ref": "#/$defs/pit"}, {"type": "null"}]},
+                        "hand": {"type": "integer"},
+                        "lap": {"type": "integer"},
+                        "index": {"type": "integer"},
+                        "steps": {"type": "integer"},
+                    },
+                },
+                "expect": {"oneOf": [{"$ref": "#/$defs/pit"}, {"type": "null"}]},
+                "lifted": {"oneOf": [{"$ref": "#/$defs/pit"}, {"type": "null"}]},
+                "result": {"$ref": "#/$defs/result"},
+                "ended": {"enum": [None, "resign", "agreement"]},
+                "ai_to_move": {"type": "boolean"},
+            },
+        },
+        "capture": {
+            "type": "object",
+            "required": ["pit", "seeds"],
+            "properties": {
+                "pit": {"$ref": "#/$defs/pit"},
+                "seeds": {"type": "integer", "minimum": 0},
+                "rule": {"type": "string"},
+            },
+        },
+        "trace": {
+            "type": "object",
+            "required": [
+                "side",
+                "pit",
+                "laps",
+                "landing",
+                "captures",
+                "board_before",
+                "board_after",
+            ],
+            "properties": {
+                "side": {"$ref": "#/$defs/side"},
+                "pit": {"$ref": "#/$defs/pit"},
+                "laps": {"type": "array", "minItems": 1},
+                "crossing": {"type": ["array", "null"]},
+                "crossed": {"type": "boolean"},
+                "landing": {"$ref": "#/$defs/pit"},
+                "captures": {"type": "array", "items": {"$ref": "#/$defs/capture"}},
+                "saved": {"type": "array"},
+                "flags_set": {"type": "array", "items": {"$ref": "#/$defs/pit"}},
+                "board_before": {"$ref": "#/$defs/counts"},
+                "board_after": {"$ref": "#/$defs/counts"},
+            },
+        },
+        "frame": {
+            "type": "array",
+            "minItems": 20,
+            "maxItems": 20,
+            "items": {"type": "string", "pattern": "^([0-9a-f]{6})*$"},
+        },
+        "health": {
+            "type": "object",
+            "required": ["status", "uptime", "clients", "events", "requests", "errors"],
+            "properties": {
+                "status": {"const": "ok"},
+                "uptime": {"type": "number"},
+                "clients": {"type": "object", "additionalProperties": {"type": "integer"}},
+                "events": {"type": "integer"},
+                "requests": {"type": "integer"},
+                "errors": {"type": "integer"},
+                "redis": {
+                    "type": "object",
+                    "properties": {
+                        "status": {"enum": ["connecting", "up", "down", "closed", "error"]}
+                    },
+                },
+            },
+        },
+    }
+}
+write("common", common, "Shared definitions of kiothi-api/1")
+C = "common.json#/$defs/"
+
+
+def ref(n):
+    return {"$ref": C + n}
+
+
+E = {"type": "object", "additionalProperties": False, "properties": {}}
+
+
+def args(props, required=()):
+    return {
+        "type": "object",
+        "additionalProperties": False,
+        "properties": props,
+        "required": list(required),
+    }
+
+
+topics = [
+    "position",
+    "guide",
+    "move",
+    "capture",
+    "game_over",
+    "input",
+    "health",
+    "new_game",
+    "wrong",
+    "hint",
+    "error",
+    "settings",
+    "frame",
+]
+cmds = {
+    "hello": (
+        args(
+            {
+                "token": {"type": "string", "minLength": 1, "maxLength": 256},
+                "client": {"type": "string", "minLength": 1, "maxLength": 64},
+            }
+        ),
+        {
+            "type": "object",
+            "required": [
+                "protocol",
+                "version",
+                "role",
+                "sim",
+                "capabilities",
+                "commands",
+                "topics",
+                "board",
+            ],
+            "properties": {
+                "protocol": {"const": "kiothi-api/1"},
+                "version": {"const": 1},
+                "server": {"type": "string"},
+                "session": {"type": "integer"},
+                "transport": {"enum": ["serial", "tcp", "unix", "websocket", "redis", "direct"]},
+                "role": {"enum": ["control", "spectator"]},
+                "sim": {"type": "boolean"},
+                "capabilities": {"type": "array", "items": {"type": "string"}},
+                "commands": {"type": "array", "items": {"type": "string"}},
+                "control_commands": {"type": "array"},
+                "topics": {"type": "array", "items": {"enum": topics}},
+                "board": {
+                    "type": "object",
+                    "required": ["pits", "south", "north", "leds_per_ring"],
+                    "properties": {
+                        "pits": {"const": 20},
+                        "south": {"type": "array", "items": ref("pit")},
+                        "north": {"type": "array", "items": ref("pit")},
+                        "leds_per_ring": {"type": "integer", "minimum": 1},
+                    },
+                },
+                "limits": {"type": "object"},
+            },
+        },
+    ),
+    "auth": (
+        args({"token": {"type": "string", "minLength": 1, "maxLength": 256}}, ["token"]),
+        {"type": "object", "required": ["role"], "properties": {"role": {"const": "control"}}},
+    ),
+    "ping": (
+        args({}),
+        {"type": "object", "required": ["time"], "properties": {"time": {"type": "number"}}},
+    ),
+    "state": (
+        args({}),
+        {
+            "type": "object",
+            "required": ["state", "seq"],
+            "properties": {"state": ref("state"), "seq": {"type": "integer"}},
+        },
+    ),
+    "frame": (
+        args({}),
+        {
+            "type": "object",
+            "required": ["leds_per_ring", "frame"],
+            "properties": {"leds_per_ring": {"type": "integer"}, "frame": ref("frame")},
+        },
+    ),
+    "subscribe": (
+        args({"topics": {"type": "array", "items": {"enum": topics}}}),
+        {
+            "type": "object",
+            "required": ["topics", "seq"],
+            "properties": {
+                "topics": {"type": "array", "items": {"enum": topics}},
+                "seq": {"type": "integer"},
+            },
+        },
+    ),
+    "unsubscribe": (
+        args({"topics": {"type": "array", "items": {"enum": topics}}}),
+        {
+            "type": "object",
+            "required": ["topics"],
+            "properties": {"topics": {"type": "array", "items": {"enum": topics}}},
+        },
+    ),
+    "settings.get": (
+        args({}),
+        {"type": "object", "required": ["settings"], "properties": {"settings": ref("settings")}},
+    ),
+    "settings.set": (
+        {
+            "allOf": [
+                {"$ref": C + "game_settings"},
+                {
+                    "type": "object",
+                    "minProperties": 1,
+                    "properties": {
+                        "palette": {"enum": ["default", "colour-blind", "night"]},
+                        "brightness": {"type": "number", "minimum": 0, "maximum": 1},
+                        "mode": True,
+                        "sides": True,
+                        "level": True,
+                        "pace": True,
+                        "variant": True,
+                    },
+                    "additionalProperties": False,
+                },
+            ]
+        },
+        {"type": "object", "required": ["settings"], "properties": {"settings": ref("settings")}},
+    ),
+    "games.list": (
+        args(
+            {
+                "limit": {"type": "integer", "minimum": 1, "maximum": 200},
+                "offset": {"type": "integer", "minimum": 0},
+            }
+        ),
+        {
+            "type": "object",
+            "required": ["games"],
+            "properties": {
+                "games": {
+                    "type": "array",
+                    "items": {
+                        "type": "object",
+                        "required": ["id", "result"],
+                        "properties": {"id": {"type": "integer"}, "result": ref("result")},
+                    },
+                }
+            },
+        },
+    ),
+    "games.get": (
+        args({"id": {"type": "integer", "minimum": 1}}, ["id"]),
+        {"type": "object", "required": ["game"], "properties": {"game": {"type": "object"}}},
+    ),
+    "health": (args({}), ref("health")),
+    "new_game": (
+        {
+            "allOf": [
+                {"$ref": C + "game_settings"},
+                {
+                    "type": "object",
+                    "properties": {
+                        "mode": True,
+                        "sides": True,
+                        "level": True,
+                        "pace": True,
+                        "variant": True,
+                    },
+                    "additionalProperties": False,
+                },
+            ]
+        },
+        {"type": "object", "required": ["game_id"], "properties": {"game_id": {"type": "integer"}}},
+    ),
+    "press": (
+        args({"pit": ref("pit_in")}, ["pit"]),
+        {"type": "object", "required": ["pit"], "properties": {"pit": ref("pit")}},
+    ),
+    "move": (
+        args({"pit": ref("pit_in")}, ["pit"]),
+        {"type": "object", "required": ["pit"], "properties": {"pit": ref("pit")}},
+    ),
+    "opening": (
+        args({"action": {"type": "string", "minLength": 1, "maxLength": 400}}, ["action"]),
+        {"type": "object", "required": ["action"], "properties": {"action": {"type": "string"}}},
+    ),
+    "undo": (args({}), {"type": "object", "maxProperties": 0}),
+    "hint": (args({}), {"type": "object", "maxProperties": 0}),
+    "resign": (
+        args({"side": {"oneOf": [ref("side"), {"type": "null"}]}}),
+        {"type": "object", "maxProperties": 0},
+    ),
+    "end": (args({}), {"type": "object", "maxProperties": 0}),
+    "check": (
+        args({"on": {"type": ["boolean", "null"]}}),
+        {"type": "object", "required": ["check"], "properties": {"check": {"type": "boolean"}}},
+    ),
+}
+for cmd, (a, r) in cmds.items():
+    write(
+        f"request.{cmd}",
+        {
+            "type": "object",
+            "required": ["id", "cmd"],
+            "additionalProperties": False,
+            "properties": {"v": {"const": 1}, "id": ref("id"), "cmd": {"const": cmd}, "args": a},
+        },
+        f"Request: {cmd}",
+    )
+    write(
+        f"reply.{cmd}",
+        {
+            "type": "object",
+            "required": ["id", "ok", "result"],
+            "additionalProperties": False,
+            "properties": {"id": ref("id"), "ok": {"const": True}, "result": r},
+        },
+        f"Reply to {cmd}",
+    )
+write("request", {"oneOf": [{"$ref": f"request.{c}.json"} for c in cmds]}, "Any request")
+write(
+    "error",
+    {
+        "type": "object",
+        "required": ["id", "ok", "error"],
+        "additionalProperties": False,
+        "properties": {
+            "id": {"oneOf": [ref("id"), {"type": "null"}]},
+            "ok": {"const": False},
+            "error": {
+                "type": "object",
+                "required": ["code", "message"],
+                "additionalProperties": False,
+                "properties": {
+                    "code": {
+                        "enum": [
+                            "parse_error",
+                            "invalid_request",
+                            "unsupported_version",
+                            "unknown_command",
+                            "bad_args",
+                            "unauthorized",
+                            "rate_limited",
+                            "line_too_long",
+                            "conflict",
+                            "illegal",
+                            "not_found",
+                            "unavailable",
+                            "internal",
+                        ]
+                    },
+                    "message": {"type": "string", "maxLength": 400},
+                },
+            },
+        },
+    },
+    "Error reply (any command)",
+)
+write(
+    "reply",
+    {
+        "oneOf": [
+            {"$ref": "error.json"},
+            {
+                "type": "object",
+                "required": ["id", "ok", "result"],
+                "additionalProperties": False,
+                "properties": {
+                    "id": ref("id"),
+                    "ok": {"const": True},
+                    "result": {"type": "object"},
+                },
+            },
+        ]
+    },
+    "Any reply",
+)
+
+
+def ev(name, props, required=()):
+    return {
+        "type": "object",
+        "required": ["event", "seq", *required],
+        "properties": {"event": {"const": name}, "seq": {"type": "integer", "minimum": 1}, **props},
+    }
+
+
+events = {
+    "position": ev("position", {"position": ref("position")}, ["position"]),
+    "guide": ev(
+        "guide",
+        {
+            "stage": {"enum": ["none", "open", "turn", "sow", "guided_open", "set", "over"]},
+            "step": {
+                "type": ["object", "null"],
+                "properties": {
+                    "kind": {"enum": ["lift", "drop", "relay", "capture", "set", "done"]},
+                    "pit": {"type": "integer", "minimum": -1, "maximum": 19},
+                    "lap": {"type": "integer"},
+                    "hand": {"type": "integer"},
+                    "index": {"type": "integer"},
+                },
+            },
+            "check": {"type": "boolean"},
+        },
+        ["stage", "step", "check"],
+    ),
+    "move": ev("move", {"pit": ref("pit"), "trace": ref("trace")}, ["pit", "trace"]),
+    "capture": ev(
+        "capture",
+        {"captures": {"type": "array", "minItems": 1, "items": ref("capture")}},
+        ["captures"],
+    ),
+    "game_over": ev(
+        "game_over",
+        {
+            "game_id": {"type": "integer"},
+            "result": ref("result"),
+            "ended": {"enum": [None, "resign", "agreement"]},
+            "record": {
+                "type": "object",
+                "required": ["format", "moves"],
+                "properties": {"format": {"const": "kiothi-game/1"}},
+            },
+        },
+        ["game_id", "result", "record"],
+    ),
+    "input": ev(
+        "input",
+        {
+            "kind": {"enum": ["pressed", "released", "held", "dropped", "stuck", "unstuck"]},
+            "pit": {"oneOf": [ref("pit"), {"type": "null"}]},
+            "control": {"type": ["integer", "null"]},
+        },
+        ["kind", "pit"],
+    ),
+    "health": {"allOf": [ev("health", {}), ref("health")]},
+    "new_game": ev(
+        "new_game",
+        {
+            "game_id": {"type": "integer"},
+            "mode": {"enum": ["two", "ai", "demo"]},
+            "humans": {"type": "array", "items": ref("side")},
+            "level": {"type": "integer"},
+            "pace": {"enum": ["step", "flow", "instant"]},
+            "variant": ref("variant"),
+        },
+        ["game_id", "mode", "humans", "level", "pace", "variant"],
+    ),
+    "wrong": ev(
+        "wrong",
+        {
+            "pit": ref("pit"),
+            "reason": {"enum": ["not expected", "endless"]},
+            "expect": {"oneOf": [ref("pit"), {"type": "null"}]},
+        },
+        ["pit", "reason"],
+    ),
+    "hint": ev("hint", {"pit": ref("pit")}, ["pit"]),
+    "error": ev("error", {"message": {"type": "string"}}, ["message"]),
+    "settings": ev("settings", {"settings": ref("settings")}, ["settings"]),
+    "frame": ev(
+        "frame",
+        {"leds_per_ring": {"type": "integer", "minimum": 1}, "frame": ref("frame")},
+        ["leds_per_ring", "frame"],
+    ),
+}
+for name, schema in events.items():
+    write(f"event.{name}", schema, f"Event: {name}")
+write(
+    "event.overflow",
+    {
+        "type": "object",
+        "required": ["event", "dropped"],
+        "properties": {
+            "event": {"const": "overflow"},
+            "dropped": {"type": "integer", "minimum": 0},
+        },
+    },
+    "Event: overflow (the client fell behind; resync with state)",
+)
+write("event", {"oneOf": [{"$ref": f"event.{n}.json"} for n in [*events, "overflow"]]}, "Any event")
+write(
+    "redis.state",
+    {
+        "type": "object",
+        "required": ["seq", "state"],
+        "properties": {"seq": {"type": "integer"}, "state": ref("state")},
+    },
+    "The value of the kiothi:v1:state key",
+)
+print(len(list(out.glob("*.json"))))

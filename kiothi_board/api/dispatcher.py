@@ -1,0 +1,785 @@
+"""The one dispatcher behind every transport: sessions, commands, events, limits.
+
+A transport opens a `Session` per client (the serial port is one client), feeds it raw
+lines with `handle_line`, and drains `session.outbox` to the wire. Replies and events go
+through the same outbox, so a client sees the events a command caused before its reply,
+and every subscriber sees events in `seq` order.
+
+Threading: `handle_line` may be called from any thread; commands run one at a time under
+the dispatcher's lock. `publish` (the service's listener) may be called from any thread,
+never blocks and never calls back into the service, so a slow client cannot stall a game.
+"""
+
+from __future__ import annotations
+
+import hmac
+import itertools
+import json
+import logging
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+from typing import Any
+
+from kiothi_board import __version__
+from kiothi_board.api.protocol import (
+    MAX_LINE,
+    PROTOCOL,
+    VERSION,
+    ApiError,
+    TooLong,
+    encode,
+    error_reply,
+    ok_reply,
+)
+from kiothi_board.api.service import BoardService
+from kiothi_board.errors import RulesError
+from kiothi_board.guide import PALETTES
+from kiothi_board.hardware.protocols import Frame
+from kiothi_board.rules import Variant, parse_pit, pit_name
+
+__all__ = [
+    "COMMANDS",
+    "CONTROL_COMMANDS",
+    "DEFAULT_TOPICS",
+    "TOPICS",
+    "Dispatcher",
+    "Outbox",
+    "RateLimiter",
+    "Session",
+    "frame_to_hex",
+]
+
+log = logging.getLogger(__name__)
+
+TOPICS: tuple[str, ...] = (
+    "position",
+    "guide",
+    "move",
+    "capture",
+    "game_over",
+    "input",
+    "health",
+    "new_game",
+    "wrong",
+    "hint",
+    "error",
+    "settings",
+    "frame",
+)
+"""Event types a client may subscribe to (`overflow` is always sent)."""
+
+DEFAULT_TOPICS: frozenset[str] = frozenset(TOPICS) - {"frame"}
+"""What `subscribe` with no topics gives: everything but the LED frames (the bulky stream)."""
+
+CONTROL_COMMANDS: frozenset[str] = frozenset(
+    {
+        "new_game",
+        "press",
+        "move",
+        "opening",
+        "undo",
+        "hint",
+        "resign",
+        "end",
+        "check",
+        "settings.set",
+    }
+)
+"""Commands that change the game or the board; they need the `control` role."""
+
+COMMANDS: tuple[str, ...] = (
+    "hello",
+    "auth",
+    "ping",
+    "state",
+    "frame",
+    "subscribe",
+    "unsubscribe",
+    "settings.get",
+    "games.list",
+    "games.get",
+    "health",
+    *sorted(CONTROL_COMMANDS),
+)
+
+_MODES = ("two", "ai", "demo")
+_PACES = ("step", "flow", "instant")
+_ID_MAX = 2**53
+
+
+def frame_to_hex(frame: Frame) -> list[str]:
+    """A frame as 20 strings of `rrggbb` per LED: compact and trivial to draw in JS."""
+    return ["".join(f"{r:02x}{g:02x}{b:02x}" for r, g, b in ring) for ring in frame]
+
+
+class RateLimiter:
+    """A token bucket: `rate` requests a second on average, bursts of up to `burst`."""
+
+    def __init__(
+        self, rate: float, burst: float, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        """A full bucket."""
+        self._rate = rate
+        self._burst = burst
+        self._clock = clock
+        self._tokens = burst
+        self._last = clock()
+
+    def allow(self) -> bool:
+        """Take a token if there is one."""
+        now = self._clock()
+        self._tokens = min(self._burst, self._tokens + (now - self._last) * self._rate)
+        self._last = now
+        if self._tokens >= 1.0:
+            self._tokens -= 1.0
+            return True
+        return False
+
+
+class Outbox:
+    """A client's bounded queue of encoded lines, filled from any thread.
+
+    `wake` is called (outside the lock) when the queue goes from empty to non-empty, so
+    an asyncio writer can be woken with `call_soon_threadsafe` and a thread with an Event.
+    When the client falls `limit` lines behind, the queue is cleared and replaced by one
+    `overflow` event: the client must resync with `state`. Memory stays bounded either way.
+    """
+
+    def __init__(self, limit: int, wake: Callable[[], None]) -> None:
+        """Hold up to `limit` lines."""
+        self._limit = limit
+        self._wake = wake
+        self._lock = threading.Lock()
+        self._lines: deque[bytes] = deque()
+        self.overflowed = False
+        self.dropped = 0
+
+    def put(self, line: bytes) -> None:
+        """Queue a line (never blocks)."""
+        with self._lock:
+            was_empty = not self._lines
+            if len(self._lines) >= self._limit:
+                self.dropped += len(self._lines)
+                self._lines.clear()
+                self.overflowed = True
+                self._lines.append(encode({"event": "overflow", "dropped": self.dropped}))
+            else:
+                self._lines.append(line)
+        if was_empty:
+            self._wake()
+
+    def take(self) -> list[bytes]:
+        """Everything queued, oldest first."""
+        with self._lock:
+            lines = list(self._lines)
+            self._lines.clear()
+            return lines
+
+    def __len__(self) -> int:
+        with self._lock:
+            return len(self._lines)
+
+
+class Session:
+    """One client of one transport: its role, subscriptions, rate limit and outbox."""
+
+    _ids = itertools.count(1)
+
+    def __init__(
+        self,
+        transport: str,
+        peer: str,
+        *,
+        role: str,
+        outbox: Outbox,
+        limiter: RateLimiter,
+    ) -> None:
+        """Made by `Dispatcher.open_session`."""
+        self.id = next(Session._ids)
+        self.transport = transport
+        self.peer = peer
+        self.role = role
+        self.outbox = outbox
+        self.limiter = limiter
+        self.topics: frozenset[str] = frozenset()
+        self.client: str | None = None
+        self.closed = False
+
+    def __repr__(self) -> str:
+        return f"Session({self.transport!r}, {self.peer!r}, role={self.role!r}, id={self.id})"
+
+
+class Dispatcher:
+    """Parses request lines, runs commands on a `BoardService`, fans events out to sessions.
+
+    `token` (None: no remote control) grants the `control` role to untrusted sessions;
+    trusted ones (serial, Unix socket, loopback peers) have it from the start. `sim`
+    tells clients that pit presses from the page stand in for the board.
+    """
+
+    def __init__(
+        self,
+        service: BoardService,
+        *,
+        token: str | None = None,
+        sim: bool = False,
+        max_line: int = MAX_LINE,
+        rate: float = 50.0,
+        burst: float = 200.0,
+        outbox_limit: int = 2000,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        """Listen to `service`'s events; see the class docstring for the rest."""
+        self.service = service
+        self._token = token or None
+        self.sim = sim
+        self.max_line = max_line
+        self._rate = rate
+        self._burst = burst
+        self._outbox_limit = outbox_limit
+        self._clock = clock
+        self._started = clock()
+        self._cmd_lock = threading.RLock()
+        self._hub_lock = threading.Lock()
+        self._sessions: dict[int, Session] = {}
+        self._taps: list[Callable[[str, dict[str, Any], bytes], None]] = []
+        self._health: dict[str, Callable[[], Any]] = {}
+        self._seq = 0
+        self.requests = 0
+        self.errors = 0
+        self._closed = False
+        service.add_listener(self.publish)
+
+    # ------------------------------------------------------------------ sessions
+    def open_session(
+        self, transport: str, peer: str, *, trusted: bool, wake: Callable[[], None]
+    ) -> Session:
+        """A new client; `wake` is called when its outbox gets lines to send."""
+        session = Session(
+            transport,
+            peer,
+            role="control" if trusted else "spectator",
+            outbox=Outbox(self._outbox_limit, wake),
+            limiter=RateLimiter(self._rate, self._burst, self._clock),
+        )
+        with self._hub_lock:
+            self._sessions[session.id] = session
+        log.info("api: %s client %s connected as %s", transport, peer, session.role)
+        return session
+
+    def close_session(self, session: Session) -> None:
+        """Forget a client (idempotent)."""
+        with self._hub_lock:
+            self._sessions.pop(session.id, None)
+        if not session.closed:
+            session.closed = True
+            log.info("api: %s client %s disconnected", session.transport, session.peer)
+
+    def sessions(self) -> list[Session]:
+        """The open sessions."""
+        with self._hub_lock:
+            return list(self._sessions.values())
+
+    def add_tap(self, tap: Callable[[str, dict[str, Any], bytes], None]) -> None:
+        """Also give every event (type, message, encoded line) to `tap` (the Redis bus)."""
+        with self._hub_lock:
+            self._taps.append(tap)
+
+    def remove_tap(self, tap: Callable[[str, dict[str, Any], bytes], None]) -> None:
+        """Stop giving events to `tap`."""
+        with self._hub_lock:
+            if tap in self._taps:
+                self._taps.remove(tap)
+
+    def add_health(self, name: str, source: Callable[[], Any]) -> None:
+        """Report `source()` under `name` in `health`."""
+        self._health[name] = source
+
+    def close(self) -> None:
+        """Stop listening to the service (idempotent)."""
+        if not self._closed:
+            self._closed = True
+            self.service.remove_listener(self.publish)
+
+    # ------------------------------------------------------------------ events
+    @property
+    def seq(self) -> int:
+        """The sequence number of the last event published."""
+        return self._seq
+
+    def wants(self, topic: str) -> bool:
+        """Whether any session subscribes to `topic` (taps are not asked: the Redis bus
+        takes no frames)."""
+        with self._hub_lock:
+            return any(topic in s.topics for s in self._sessions.values())
+
+    def publish(self, event: dict[str, Any]) -> None:
+        """Send one service event to its subscribers; never blocks, never raises."""
+        try:
+            kind = str(event.get("type", "error"))
+            body = {k: v for k, v in event.items() if k != "type"}
+            if "id" in body:
+                # Only replies carry "id" (the request's); a game's id is "game_id" here.
+                body["game_id"] = body.pop("id")
+            with self._hub_lock:
+                self._seq += 1
+                message = {"event": kind, "seq": self._seq, **body}
+                line = encode(message)
+                # Under the lock, so every subscriber queues events in seq order.
+                for session in self._sessions.values():
+                    if kind in session.topics:
+                        session.outbox.put(line)
+                taps = list(self._taps)
+            for tap in taps:
+                tap(kind, message, line)
+        except Exception:  # a listener that raises would break the controller's emit
+            log.exception("api: could not publish event %r", event.get("type"))
+
+    def publish_health(self) -> None:
+        """Push a `health` event."""
+        self.publish({"type": "health", **self.health()})
+
+    def health(self) -> dict[str, Any]:
+        """Uptime, clients per transport, events and request counters, other sources."""
+        counts: dict[str, int] = {}
+        for s in self.sessions():
+            counts[s.transport] = counts.get(s.transport, 0) + 1
+        out: dict[str, Any] = {
+            "status": "ok",
+            "uptime": round(self._clock() - self._started, 3),
+            "clients": counts,
+            "events": self._seq,
+            "requests": self.requests,
+            "errors": self.errors,
+        }
+        for name, source in self._health.items():
+            try:
+                out[name] = source()
+            except Exception as exc:  # health must answer even when a part is broken
+                out[name] = {"status": "error", "message": str(exc)}
+        return out
+
+    # ------------------------------------------------------------------ requests
+    def handle_line(self, session: Session, line: bytes | str | TooLong) -> dict[str, Any] | None:
+        """Handle one line from `session`: queue the reply on its outbox and return it.
+
+        Blank lines and lines that are our own replies or events (an echoing terminal or
+        a `loop://` port) are ignored and return None.
+        """
+        reply = self._reply(session, line)
+        if reply is not None:
+            with self._hub_lock:  # several transport threads count here
+                self.requests += 1
+                if not reply["ok"]:
+                    self.errors += 1
+            session.outbox.put(encode(reply))
+        return reply
+
+    def _reply(self, session: Session, line: bytes | str | TooLong) -> dict[str, Any] | None:
+        if isinstance(line, TooLong):
+            return error_reply(
+                None, "line_too_long", f"line of {line.size} bytes exceeds {self.max_line}"
+            )
+        if isinstance(line, bytes):
+            if len(line) > self.max_line:
+                return error_reply(
+                    None, "line_too_long", f"line of {len(line)} bytes exceeds {self.max_line}"
+                )
+            try:
+                text = line.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                return error_reply(None, "parse_error", f"not UTF-8: {exc.reason} at {exc.start}")
+        else:
+            text = line
+            if len(text) > self.max_line:
+                return error_reply(
+                    None, "line_too_long", f"line of {len(text)} chars exceeds {self.max_line}"
+                )
+        if not text.strip():
+            return None
+        try:
+            msg = json.loads(text)
+        except (ValueError, RecursionError) as exc:
+            return error_reply(None, "parse_error", f"not JSON: {_short(str(exc))}")
+        if not isinstance(msg, dict):
+            return error_reply(
+                None, "invalid_request", f"expected an object, got {type(msg).__name__}"
+            )
+        if "cmd" not in msg and _is_ours(msg):
+            return None
+        rid = msg.get("id")
+        if not _valid_id(rid):
+            return error_reply(None, "invalid_request", f"bad or missing id: {_short(repr(rid))}")
+        extra = set(msg) - {"id", "cmd", "args", "v"}
+        if extra:
+            return error_reply(rid, "invalid_request", f"unknown keys {sorted(extra)!r}")
+        if "v" in msg and (msg["v"] != VERSION or isinstance(msg["v"], bool)):
+            return error_reply(
+                rid, "unsupported_version", f"version {_short(repr(msg['v']))}; this is {VERSION}"
+            )
+        cmd = msg.get("cmd")
+        if not isinstance(cmd, str):
+            return error_reply(rid, "invalid_request", f"cmd must be a string: {_short(repr(cmd))}")
+        if cmd not in _HANDLERS:
+            return error_reply(rid, "unknown_command", f"unknown command {_short(repr(cmd))}")
+        args = msg.get("args", {})
+        if not isinstance(args, dict):
+            return error_reply(rid, "bad_args", f"args must be an object: {_short(repr(args))}")
+        if not session.limiter.allow():
+            return error_reply(rid, "rate_limited", "too many requests; slow down")
+        if cmd in CONTROL_COMMANDS and session.role != "control":
+            return error_reply(
+                rid, "unauthorized", f"{cmd} needs control: send hello with the board's token"
+            )
+        try:
+            with self._cmd_lock:
+                result = _HANDLERS[cmd](self, session, _Args(cmd, args))
+        except ApiError as exc:
+            return error_reply(rid, exc.code, exc.message)
+        except KeyError as exc:
+            return error_reply(rid, "not_found", _short(str(exc.args[0] if exc.args else exc)))
+        except RulesError as exc:
+            return error_reply(rid, "illegal", _short(str(exc)))
+        except ValueError as exc:
+            return error_reply(rid, "bad_args", _short(str(exc)))
+        except RuntimeError as exc:
+            return error_reply(rid, "conflict", _short(str(exc)))
+        except Exception as exc:
+            log.exception("api: %s failed", cmd)
+            return error_reply(rid, "internal", f"{cmd} failed: {type(exc).__name__}")
+        return ok_reply(rid, result)
+
+    # ------------------------------------------------------------------ commands
+    def _hello(self, session: Session, a: _Args) -> dict[str, Any]:
+        token = a.opt_text("token", 256)
+        client = a.opt_text("client", 64)
+        a.done()
+        if token is not None:
+            self._authorize(session, token)
+        if client is not None:
+            session.client = client
+        return {
+            "protocol": PROTOCOL,
+            "version": VERSION,
+            "server": f"kiothi-board {__version__}",
+            "session": session.id,
+            "transport": session.transport,
+            "role": session.role,
+            "sim": self.sim,
+            "capabilities": self._capabilities(),
+            "commands": list(COMMANDS),
+            "control_commands": sorted(CONTROL_COMMANDS),
+            "topics": list(TOPICS),
+            "board": {
+                "pits": 20,
+                "south": [pit_name(p) for p in range(10)],
+                "north": [pit_name(p) for p in range(10, 20)],
+                "sowing": "counter-clockwise",
+                "leds_per_ring": self.service.leds_per_ring,
+                "led_order": "LED 0 at the ring's top as its owner sees it, then clockwise",
+            },
+            "limits": {"max_line": self.max_line, "rate": self._rate, "burst": self._burst},
+        }
+
+    def _capabilities(self) -> list[str]:
+        caps = ["events", "frames", "games", "settings", "press"]
+        if self.sim:
+            caps.append("sim")
+        if self._token is not None:
+            caps.append("token")
+        caps.extend(sorted(self._health))  # optional parts that report health ("redis")
+        return caps
+
+    def _authorize(self, session: Session, token: str) -> None:
+        if self._token is None:
+            raise ApiError("unauthorized", "this board accepts no token (remote control is off)")
+        # compare_digest: a timing side channel must not leak the token byte by byte.
+        if not hmac.compare_digest(token.encode(), self._token.encode()):
+            raise ApiError("unauthorized", "wrong token")
+        session.role = "control"
+
+    def _auth(self, session: Session, a: _Args) -> dict[str, Any]:
+        token = a.text("token", 256)
+        a.done()
+        self._authorize(session, token)
+        return {"role": session.role}
+
+    def _ping(self, session: Session, a: _Args) -> dict[str, Any]:
+        a.done()
+        return {"time": time.time()}
+
+    def _state(self, session: Session, a: _Args) -> dict[str, Any]:
+        a.done()
+        return {"state": self.service.state(), "seq": self._seq}
+
+    def _frame(self, session: Session, a: _Args) -> dict[str, Any]:
+        a.done()
+        return {
+            "leds_per_ring": self.service.leds_per_ring,
+            "frame": frame_to_hex(self.service.frame()),
+        }
+
+    def _subscribe(self, session: Session, a: _Args) -> dict[str, Any]:
+        topics = a.topics()
+        a.done()
+        with self._hub_lock:
+            session.topics = session.topics | (DEFAULT_TOPICS if topics is None else topics)
+            seq = self._seq
+        return {"topics": sorted(session.topics), "seq": seq}
+
+    def _unsubscribe(self, session: Session, a: _Args) -> dict[str, Any]:
+        topics = a.topics()
+        a.done()
+        with self._hub_lock:
+            session.topics = frozenset() if topics is None else session.topics - topics
+        return {"topics": sorted(session.topics)}
+
+    def _settings_get(self, session: Session, a: _Args) -> dict[str, Any]:
+        a.done()
+        return {"settings": self.service.get_settings()}
+
+    def _settings_set(self, session: Session, a: _Args) -> dict[str, Any]:
+        values: dict[str, Any] = {}
+        if "palette" in a:
+            values["palette"] = a.choice("palette", tuple(PALETTES))
+        if "brightness" in a:
+            values["brightness"] = a.number("brightness", 0.0, 1.0)
+        values.update(a.game_settings(required=False))
+        a.done()
+        if not values:
+            raise ApiError("bad_args", "settings.set: nothing to set")
+        return {"settings": self.service.set_settings(values)}
+
+    def _games_list(self, session: Session, a: _Args) -> dict[str, Any]:
+        limit = a.integer("limit", 1, 200, 50)
+        offset = a.integer("offset", 0, 10**9, 0)
+        a.done()
+        return {"games": self.service.list_games(limit, offset)}
+
+    def _games_get(self, session: Session, a: _Args) -> dict[str, Any]:
+        gid = a.integer("id", 1, 2**62)
+        a.done()
+        game = self.service.get_game(gid)
+        if game is None:
+            raise ApiError("not_found", f"no game {gid}")
+        return {"game": game}
+
+    def _health_cmd(self, session: Session, a: _Args) -> dict[str, Any]:
+        a.done()
+        return self.health()
+
+    def _new_game(self, session: Session, a: _Args) -> dict[str, Any]:
+        given = a.game_settings(required=False)
+        a.done()
+        s = {**self.service.get_settings(), **given}
+        gid = self.service.new_game(
+            str(s["mode"]), str(s["sides"]), int(s["level"]), str(s["pace"]), dict(s["variant"])
+        )
+        return {"game_id": gid}
+
+    def _press(self, session: Session, a: _Args) -> dict[str, Any]:
+        pit = a.pit("pit")
+        a.done()
+        self.service.press(pit)
+        return {"pit": pit_name(pit)}
+
+    def _move(self, session: Session, a: _Args) -> dict[str, Any]:
+        pit = a.pit("pit")
+        a.done()
+        self.service.move(pit)
+        return {"pit": pit_name(pit)}
+
+    def _opening(self, session: Session, a: _Args) -> dict[str, Any]:
+        action = a.text("action", 400)
+        a.done()
+        from kiothi_board.rules import parse_opening
+
+        try:
+            parsed = parse_opening(action)
+        except RulesError as exc:
+            raise ApiError("bad_args", f"opening: {_short(str(exc))}") from exc
+        self.service.opening(str(parsed))
+        return {"action": str(parsed)}
+
+    def _undo(self, session: Session, a: _Args) -> dict[str, Any]:
+        a.done()
+        self.service.undo()
+        return {}
+
+    def _hint(self, session: Session, a: _Args) -> dict[str, Any]:
+        a.done()
+        self.service.hint()
+        return {}
+
+    def _resign(self, session: Session, a: _Args) -> dict[str, Any]:
+        side = a.opt_choice("side", ("S", "N"))
+        a.done()
+        self.service.resign(side)
+        return {}
+
+    def _end(self, session: Session, a: _Args) -> dict[str, Any]:
+        a.done()
+        self.service.end()
+        return {}
+
+    def _check(self, session: Session, a: _Args) -> dict[str, Any]:
+        on = a.opt_bool("on")
+        a.done()
+        return {"check": self.service.check_board(on)}
+
+
+_HANDLERS: dict[str, Callable[[Dispatcher, Session, _Args], dict[str, Any]]] = {
+    "hello": Dispatcher._hello,
+    "auth": Dispatcher._auth,
+    "ping": Dispatcher._ping,
+    "state": Dispatcher._state,
+    "frame": Dispatcher._frame,
+    "subscribe": Dispatcher._subscribe,
+    "unsubscribe": Dispatcher._unsubscribe,
+    "settings.get": Dispatcher._settings_get,
+    "settings.set": Dispatcher._settings_set,
+    "games.list": Dispatcher._games_list,
+    "games.get": Dispatcher._games_get,
+    "health": Dispatcher._health_cmd,
+    "new_game": Dispatcher._new_game,
+    "press": Dispatcher._press,
+    "move": Dispatcher._move,
+    "opening": Dispatcher._opening,
+    "undo": Dispatcher._undo,
+    "hint": Dispatcher._hint,
+    "resign": Dispatcher._resign,
+    "end": Dispatcher._end,
+    "check": Dispatcher._check,
+}
+
+
+class _Args:
+    """Strict readers for a command's `args`: wrong types and unknown keys are `bad_args`."""
+
+    def __init__(self, cmd: str, args: dict[str, Any]) -> None:
+        self._cmd = cmd
+        self._args = args
+        self._seen: set[str] = set()
+
+    def __contains__(self, key: str) -> bool:
+        return key in self._args
+
+    def _bad(self, key: str, want: str) -> ApiError:
+        got = _short(repr(self._args.get(key)))
+        return ApiError("bad_args", f"{self._cmd}: {key} must be {want}, got {got}")
+
+    def _get(self, key: str) -> Any:
+        self._seen.add(key)
+        return self._args.get(key)
+
+    def done(self) -> None:
+        extra = set(self._args) - self._seen
+        if extra:
+            raise ApiError("bad_args", f"{self._cmd}: unknown args {sorted(extra)!r}")
+
+    def text(self, key: str, max_len: int) -> str:
+        value = self._get(key)
+        if not isinstance(value, str) or not value or len(value) > max_len:
+            raise self._bad(key, f"a non-empty string of at most {max_len} characters")
+        return value
+
+    def opt_text(self, key: str, max_len: int) -> str | None:
+        return None if self._get(key) is None else self.text(key, max_len)
+
+    def choice(self, key: str, options: tuple[str, ...]) -> str:
+        value = self._get(key)
+        if value not in options or not isinstance(value, str):
+            raise self._bad(key, "one of " + ", ".join(repr(o) for o in options))
+        return value
+
+    def opt_choice(self, key: str, options: tuple[str, ...]) -> str | None:
+        return None if self._get(key) is None else self.choice(key, options)
+
+    def opt_bool(self, key: str) -> bool | None:
+        value = self._get(key)
+        if value is not None and not isinstance(value, bool):
+            raise self._bad(key, "true, false or null")
+        return value
+
+    def integer(self, key: str, lo: int, hi: int, default: int | None = None) -> int:
+        value = self._get(key)
+        if value is None and default is not None:
+            return default
+        if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
+            raise self._bad(key, f"an integer from {lo} to {hi}")
+        return value
+
+    def number(self, key: str, lo: float, hi: float) -> float:
+        value = self._get(key)
+        ok = isinstance(value, int | float) and not isinstance(value, bool)
+        if not ok or not lo <= value <= hi:
+            raise self._bad(key, f"a number from {lo} to {hi}")
+        return float(value)
+
+    def pit(self, key: str) -> int:
+        value = self._get(key)
+        if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 20:
+            return value
+        if isinstance(value, str) and len(value) <= 3:
+            try:
+                return parse_pit(value.upper())
+            except (RulesError, ValueError):
+                pass
+        raise self._bad(key, "a pit name S1…S10, N1…N10 or an index 0…19")
+
+    def topics(self) -> frozenset[str] | None:
+        value = self._get("topics")
+        if value is None:
+            return None
+        if (
+            not isinstance(value, list)
+            or len(value) > len(TOPICS)
+            or not all(isinstance(t, str) and t in TOPICS for t in value)
+        ):
+            raise self._bad("topics", "a list of " + ", ".join(TOPICS))
+        return frozenset(value)
+
+    def game_settings(self, *, required: bool) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        if "mode" in self:
+            out["mode"] = self.choice("mode", _MODES)
+        if "sides" in self:
+            sides = self._get("sides")
+            if sides not in ("S", "N", "SN", "NS", ""):
+                raise self._bad("sides", "'S', 'N', 'SN' or ''")
+            out["sides"] = sides
+        if "level" in self:
+            out["level"] = self.integer("level", 1, 6)
+        if "pace" in self:
+            out["pace"] = self.choice("pace", _PACES)
+        if "variant" in self:
+            variant = self._get("variant")
+            if not isinstance(variant, dict):
+                raise self._bad("variant", 'an object like {"V3": true, "ply_limit": 40}')
+            try:
+                out["variant"] = Variant.from_json(variant).to_json()
+            except (RulesError, ValueError, TypeError) as exc:
+                raise ApiError("bad_args", f"{self._cmd}: variant: {_short(str(exc))}") from exc
+        return out
+
+
+def _short(text: str, limit: int = 120) -> str:
+    """Quote input in messages, but never echo a whole flood back."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _valid_id(rid: Any) -> bool:
+    if isinstance(rid, bool):
+        return False
+    if isinstance(rid, int):
+        return -_ID_MAX <= rid <= _ID_MAX
+    return isinstance(rid, str) and 0 < len(rid) <= 64
+
+
+def _is_ours(msg: dict[str, Any]) -> bool:
+    """A reply or event of this protocol (seen when a port echoes our own output)."""
+    reply = "ok" in msg and "id" in msg and ("result" in msg or "error" in msg)
+    event = isinstance(msg.get("event"), str) and ("seq" in msg or msg["event"] == "overflow")
+    return reply or event

@@ -1,0 +1,104 @@
+// kiothi-api/1 over WebSocket: requests with ids, promise replies, event handlers,
+// reconnect with backoff. Shared by the twin and the operator page.
+"use strict";
+
+class KiothiClient {
+  constructor(topics) {
+    this.topics = topics;
+    this.nextId = 1;
+    this.pending = new Map();
+    this.handlers = new Map();
+    this.delay = 250;
+    this.hello = null;
+    this.connect();
+  }
+
+  on(event, fn) {
+    if (!this.handlers.has(event)) this.handlers.set(event, []);
+    this.handlers.get(event).push(fn);
+  }
+
+  emit(event, data) {
+    for (const fn of this.handlers.get(event) || []) fn(data);
+  }
+
+  connect() {
+    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+    const ws = new WebSocket(`${scheme}//${location.host}/ws`);
+    this.ws = ws;
+    ws.onopen = async () => {
+      this.delay = 250;
+      try {
+        const token = localStorage.getItem("kiothi-token") || undefined;
+        let hello;
+        try {
+          hello = await this.request("hello", token ? { token, client: "web" } : { client: "web" });
+        } catch (err) {
+          // A wrong token still leaves a spectator connection.
+          hello = await this.request("hello", { client: "web" });
+          this.emit("notice", `Token refused: ${err.message}`);
+        }
+        this.hello = hello;
+        await this.request("subscribe", { topics: this.topics });
+        this.emit("open", hello);
+      } catch (err) {
+        this.emit("notice", err.message);
+      }
+    };
+    ws.onmessage = (msg) => {
+      let data;
+      try {
+        data = JSON.parse(msg.data);
+      } catch {
+        return;
+      }
+      if (data.event) {
+        this.emit(data.event, data);
+        this.emit("*", data);
+      } else if (this.pending.has(data.id)) {
+        const { resolve, reject } = this.pending.get(data.id);
+        this.pending.delete(data.id);
+        if (data.ok) resolve(data.result);
+        else {
+          const err = new Error(data.error.message);
+          err.code = data.error.code;
+          reject(err);
+        }
+      }
+    };
+    ws.onclose = () => {
+      for (const { reject } of this.pending.values()) reject(new Error("disconnected"));
+      this.pending.clear();
+      this.emit("close");
+      setTimeout(() => this.connect(), this.delay);
+      this.delay = Math.min(this.delay * 2, 5000);
+    };
+  }
+
+  request(cmd, args) {
+    return new Promise((resolve, reject) => {
+      if (!this.ws || this.ws.readyState !== WebSocket.OPEN) {
+        reject(new Error("not connected"));
+        return;
+      }
+      const id = this.nextId++;
+      this.pending.set(id, { resolve, reject });
+      const msg = { v: 1, id, cmd };
+      if (args && Object.keys(args).length) msg.args = args;
+      this.ws.send(JSON.stringify(msg));
+    });
+  }
+}
+
+function pitName(i) {
+  return i < 10 ? `S${i + 1}` : `N${i - 9}`;
+}
+
+function toast(text, kind) {
+  const box = document.getElementById("toast");
+  if (!box) return;
+  box.textContent = text;
+  box.className = `toast show ${kind || ""}`;
+  clearTimeout(toast.timer);
+  toast.timer = setTimeout(() => (box.className = "toast"), 3000);
+}

@@ -1,0 +1,144 @@
+"""The Redis bus against a real redis-server that the test kills and restarts mid-game."""
+
+from __future__ import annotations
+
+import json
+import socket
+import subprocess
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+import redis
+
+from kiothi_board.api import Dispatcher, FakeBoardService
+from kiothi_board.api.redis_bus import RedisBus
+from tests.api.helpers import validator
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class RedisProcess:
+    """A throwaway redis-server on its own port, without persistence."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        self.proc = subprocess.Popen(
+            ["redis-server", "--port", str(self.port), "--save", "", "--appendonly", "no"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        client = redis.Redis(port=self.port, socket_connect_timeout=0.2)
+        deadline = time.monotonic() + 5
+        while True:  # wait until it answers (a retry loop, not a sleep)
+            try:
+                client.ping()
+                return
+            except redis.ConnectionError:
+                if time.monotonic() > deadline:
+                    raise
+                threading.Event().wait(0.02)
+
+    def kill(self) -> None:
+        if self.proc is not None:
+            self.proc.kill()
+            self.proc.wait(5)
+            self.proc = None
+
+
+@pytest.fixture
+def redis_proc() -> Iterator[RedisProcess]:
+    proc = RedisProcess(_free_port())
+    proc.start()
+    yield proc
+    proc.kill()
+
+
+def _wait(pred: Any, timeout: float = 5.0) -> None:
+    """Poll `pred` (state in another process cannot notify us) until true or timeout."""
+    tick = threading.Event()
+    deadline = time.monotonic() + timeout
+    while not pred():
+        assert time.monotonic() < deadline, "condition not met in time"
+        tick.wait(0.01)
+
+
+def test_state_events_commands_and_a_redis_restart_mid_game(
+    redis_proc: RedisProcess, fake_service: FakeBoardService
+) -> None:
+    d = Dispatcher(fake_service)
+    url = f"redis://127.0.0.1:{redis_proc.port}/0"
+    peer = redis.Redis(port=redis_proc.port)
+    pubsub = peer.pubsub()
+    pubsub.subscribe("kiothi:v1:events")
+    bus = RedisBus(d, url, backoff=(0.02, 0.2)).start()
+    try:
+        assert bus.synced.wait(5)
+        fake_service.new_game("two", "SN", 3, "step", {"V2": True, "ply_limit": 30})
+        fake_service.move(5)  # S6
+
+        def state() -> dict[str, Any]:
+            raw = peer.get("kiothi:v1:state")
+            return json.loads(raw) if raw else {}
+
+        _wait(lambda: state().get("state", {}).get("actions") == ["S6"])
+        validator("redis.state").validate(state())
+        got: list[dict[str, Any]] = []
+        for _ in range(50):
+            m = pubsub.get_message(timeout=0.2)
+            if m and m["type"] == "message":
+                got.append(json.loads(m["data"]))
+            if any(e["event"] == "move" for e in got):
+                break
+        kinds = [e["event"] for e in got]
+        assert kinds.index("new_game") < kinds.index("position") < kinds.index("move")
+        for e in got:
+            validator("event").validate(e)
+
+        # A command through the stream; its reply on the replies stream. (Commands added
+        # before the bus reads the stream are stale by design, so wait until it does.)
+        assert bus.listening.wait(5)
+        peer.xadd("kiothi:v1:commands", {"line": '{"id":"r1","cmd":"state"}'})
+        _wait(lambda: peer.xlen("kiothi:v1:replies") >= 1)
+        reply = json.loads(peer.xrange("kiothi:v1:replies")[-1][1][b"line"])
+        assert reply["id"] == "r1" and reply["ok"]
+
+        # Kill Redis mid-game: the game goes on, never waiting.
+        redis_proc.kill()
+        t0 = time.perf_counter()
+        moves = 0
+        while not fake_service.state()["position"]["over"] and moves < 8:
+            fake_service.move(_first(fake_service))
+            moves += 1
+        assert time.perf_counter() - t0 < 0.5  # no call waited on the dead server
+        _wait(lambda: bus.status == "down")
+        assert d.health()["redis"]["status"] == "down"
+        redis_proc.start()
+        # On return: a full resync of the state, with every move made while it was away.
+        peer = redis.Redis(port=redis_proc.port)
+        want = fake_service.state()["actions"]
+        _wait(lambda: bus.synced.is_set() and state().get("state", {}).get("actions") == want)
+        assert bus.reconnects >= 1 and bus.status == "up"
+        # And it keeps mirroring after the restart.
+        if not fake_service.state()["position"]["over"]:
+            fake_service.move(_first(fake_service))
+            want = fake_service.state()["actions"]
+            _wait(lambda: state().get("state", {}).get("actions") == want)
+    finally:
+        bus.close()
+        d.close()
+
+
+def _first(service: FakeBoardService) -> int:
+    from kiothi_board.rules import parse_pit
+
+    return parse_pit(service.state()["position"]["legal"][0])
