@@ -19,13 +19,16 @@ run: setup
 lint: setup
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
-	$(VENV)/bin/mypy --strict kiothi_board/rules
+	$(VENV)/bin/mypy --strict kiothi_board
 
 test: lint
 	$(VENV)/bin/pytest
 
 bench: setup
 	$(VENV)/bin/kiothi-board bench rules
+	$(VENV)/bin/kiothi-board bench ai
+	$(VENV)/bin/kiothi-board bench guide
+	$(VENV)/bin/kiothi-board bench api
 
 # Regenerate the golden playthroughs (review the diff before committing).
 goldens: setup

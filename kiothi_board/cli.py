@@ -26,6 +26,7 @@ _BENCHES = {
     "rules": "kiothi_board.bench:bench_rules",
     "ai": "kiothi_board.ai.bench:main",
     "guide": "kiothi_board.controller.bench:main",
+    "api": "kiothi_board.api.bench:main",
 }
 
 
