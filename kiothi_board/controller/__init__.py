@@ -4,7 +4,13 @@ the game store and the API. It knows the protocols of those parts, never their l
 
 from __future__ import annotations
 
-from kiothi_board.controller.controller import CHORDS, Controller, ControllerError, Listener
+from kiothi_board.controller.controller import (
+    CHORDS,
+    CONTROLS,
+    Controller,
+    ControllerError,
+    Listener,
+)
 from kiothi_board.controller.game import Game, Mode, Pace, Settings, apply, expected_board
 from kiothi_board.controller.opponent import (
     FirstLegalOpponent,
@@ -17,6 +23,7 @@ from kiothi_board.controller.opponent import (
 
 __all__ = [
     "CHORDS",
+    "CONTROLS",
     "Controller",
     "ControllerError",
     "FirstLegalOpponent",

@@ -53,7 +53,7 @@ from kiothi_board.hardware.protocols import Clock, InputEvent, PixelSink
 from kiothi_board.rules import OpeningAction, Side, Variant, parse_pit, pit_name
 from kiothi_board.store.base import GameStore
 
-__all__ = ["CHORDS", "Controller", "ControllerError", "Listener"]
+__all__ = ["CHORDS", "CONTROLS", "Controller", "ControllerError", "Listener"]
 
 
 class ControllerError(KiothiError, RuntimeError):
@@ -73,6 +73,9 @@ CHORDS: dict[frozenset[int], str] = {
     frozenset((9, 10)): "end",  # S10+N1: facing pits, one finger from each player
     frozenset((0, 19)): "new",  # S1+N10: the other facing pair
 }
+
+# The optional control buttons, by index (board.control_pins in the config).
+CONTROLS: dict[int, str] = {0: "undo", 1: "hint", 2: "check", 3: "new"}
 
 _AUTO_SECONDS = {"lift": 0.6, "relay": 0.6, "drop": 1.0, "capture": 2.5, "set": 1.5, "done": 0.0}
 
@@ -399,7 +402,11 @@ class Controller:
                     "control": event.control,
                 }
             )
-            if event.control is not None or not 0 <= event.pit < 20:
+            if event.control is not None:
+                if event.kind == "pressed":
+                    self._on_control(event.control)
+                return
+            if not 0 <= event.pit < 20:
                 return
             kind, pit = event.kind, event.pit
             if kind == "pressed":
@@ -411,6 +418,25 @@ class Controller:
             elif kind == "dropped":
                 self._on_dropped(pit)
             self._show()
+
+    def _on_control(self, index: int) -> None:
+        """The optional control buttons: undo, hint, check the board, new game (docs/controls.md)."""
+        command = CONTROLS.get(index)
+        try:
+            if command == "undo":
+                self.undo()
+            elif command == "hint":
+                self.hint()
+            elif command == "check":
+                self.check_board()
+            elif command == "new":
+                s = self._settings
+                humans = "".join(h.letter for h in s.humans) or "S"
+                self.new_game(
+                    s.mode, humans, s.level, s.pace, s.variant, long_move_laps=s.long_move_laps
+                )
+        except KiothiError as exc:
+            self._emit({"type": "error", "message": str(exc)})
 
     def _on_pressed(self, pit: int) -> None:
         if self._down:
