@@ -420,7 +420,7 @@ class Controller:
             self._show()
 
     def _on_control(self, index: int) -> None:
-        """The optional control buttons: undo, hint, check the board, new game (docs/controls.md)."""
+        """The optional control buttons: undo, hint, check the board, new game."""
         command = CONTROLS.get(index)
         try:
             if command == "undo":

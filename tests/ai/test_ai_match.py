@@ -72,3 +72,10 @@ def test_elo_and_openings() -> None:
     assert lo < e < hi
     pairs = match.load_openings(None)
     assert len(pairs) >= 20
+
+
+def test_external_engine_plays_a_legal_game() -> None:
+    spec = f'cmd:"{sys.executable} -m kiothi_board engine"'
+    out = match.play_game(1, "level:1", spec, ("pass", "pass"), 0.02, 12, 1)
+    assert out.record["result"]["end"] == "ply-limit"
+    assert len(out.times["B"]) == 5  # South's moves at plies 2, 4, … 10
