@@ -14,7 +14,7 @@ $(STAMP): pyproject.toml scripts/setup-system.sh
 setup: $(STAMP)
 
 run: setup
-	$(VENV)/bin/kiothi-board run --sim
+	$(VENV)/bin/kiothi-board run
 
 lint: setup
 	$(VENV)/bin/ruff check .
