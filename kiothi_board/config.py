@@ -86,7 +86,14 @@ def default_state_dir() -> str:
 
 SCHEMA: dict[str, dict[str, Key]] = {
     "board": {
-        "input": Key((str,), "auto", one_of("auto", "gpio", "sim"), "pit inputs: gpio or sim"),
+        "input": Key(
+            (str,),
+            "auto",
+            one_of("auto", "gpio", "coprocessor", "sim"),
+            "pit inputs: the Pi's GPIO, the RP2040 co-processor, or simulated",
+        ),
+        "port": Key((str,), "/dev/kiothi-io", None, "the co-processor's serial port or URL"),
+        "heartbeat_timeout": Key((int, float), 0.5, between(0.1, 10)),
         "pins": Key(
             (list,),
             [4, 17, 27, 22, 5, 6, 13, 19, 26, 21, 20, 16, 12, 25, 24, 23, 7, 8, 11, 9],
@@ -101,7 +108,7 @@ SCHEMA: dict[str, dict[str, Key]] = {
         "stuck_s": Key((int, float), 30.0, between(1, 3600)),
     },
     "leds": {
-        "output": Key((str,), "auto", one_of("auto", "neopixel", "sim")),
+        "output": Key((str,), "auto", one_of("auto", "neopixel", "coprocessor", "sim")),
         "leds_per_ring": Key((int,), 16, one_of(12, 16, 24)),
         "pin": Key((str,), "D18"),
         "brightness": Key((int, float), 0.3, between(0, 1)),

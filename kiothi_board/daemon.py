@@ -69,6 +69,7 @@ class Daemon:
         self._closed = False
         self._resources: list[Any] = []
         self.api: ApiServer | None = None
+        self._coprocessor: Any = None
         self.autoplay = autoplay
         self._next_auto = 0.0
         self._random = random.Random(seed)
@@ -102,9 +103,34 @@ class Daemon:
             raise
 
     # ------------------------------------------------------------------ construction
+    def _link(self) -> Any:
+        """The co-processor link, opened once and shared by its inputs and its LEDs."""
+        if self._coprocessor is None:
+            from kiothi_board.hardware.link import CoprocessorLink
+
+            board = self.config["board"]
+            self._coprocessor = CoprocessorLink(
+                board["port"], clock=self.clock, heartbeat_timeout=board["heartbeat_timeout"]
+            )
+            self._resources.append(self._coprocessor)
+        return self._coprocessor
+
     def _make_inputs(self) -> PitInput:
         board = self.config["board"]
         choice = "sim" if self.simulated else board["input"]
+        if choice == "coprocessor":
+            from kiothi_board.hardware.link import LinkPitInput
+
+            link_input = LinkPitInput(
+                self._link(),
+                clock=self.clock,
+                debounce=board["debounce_ms"] / 1000,
+                hold_time=board["hold_s"],
+                stuck_time=board["stuck_s"],
+                sensor=board["sensor"],
+            )
+            self._resources.append(link_input)
+            return link_input
         if choice in ("gpio", "auto"):
             try:
                 from kiothi_board.hardware.gpio import GpioPitInput
@@ -133,23 +159,40 @@ class Daemon:
         self._resources.append(fake)
         return fake
 
+    def _layout(self) -> Any:
+        from kiothi_board.hardware.layout import RingLayout
+
+        leds = self.config["leds"]
+        layout_keys: dict[str, Any] = {
+            "leds_per_ring": leds["leds_per_ring"],
+            "offset": leds["offset"],
+            "direction": leds["direction"],
+        }
+        if leds["chain"]:
+            layout_keys["chain"] = leds["chain"]
+        return RingLayout.from_config(layout_keys)
+
     def _make_sink(self) -> PixelSink:
         leds = self.config["leds"]
         choice = "sim" if self.simulated else leds["output"]
+        if choice == "coprocessor":
+            from kiothi_board.hardware.link import LinkPixelSink
+
+            link_sink = LinkPixelSink(
+                self._link(),
+                self._layout(),
+                brightness=leds["brightness"],
+                max_brightness=leds["max_brightness"],
+                supply_milliamps=leds["supply_milliamps"],
+            )
+            self._resources.append(link_sink)
+            return link_sink
         if choice in ("neopixel", "auto"):
             try:
-                from kiothi_board.hardware.layout import RingLayout
                 from kiothi_board.hardware.neopixel import NeoPixelRings
 
-                layout_keys: dict[str, Any] = {
-                    "leds_per_ring": leds["leds_per_ring"],
-                    "offset": leds["offset"],
-                    "direction": leds["direction"],
-                }
-                if leds["chain"]:
-                    layout_keys["chain"] = leds["chain"]
                 rings: PixelSink = NeoPixelRings(
-                    RingLayout.from_config(layout_keys),
+                    self._layout(),
                     pin_name=leds["pin"],
                     brightness=leds["brightness"],
                     max_brightness=leds["max_brightness"],

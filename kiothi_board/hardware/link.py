@@ -1,0 +1,788 @@
+"""The I/O co-processor link: an RP2040 on USB serial owns the pit inputs and/or the LED chain.
+
+Protocol: firmware/PROTOCOL.md; codec: `cobs_frames` (shared byte for byte with the firmware).
+
+`CoprocessorLink` owns the port. pyserial is imported lazily and the port is chosen by URL
+(a device path, `loop://`, a pty's slave path) or built by an injected `serial_factory`, as
+pyserial's own `serial_for_url` does. One reader thread splits the byte stream at 0x00
+delimiters (pyserial's `threaded.FramedPacket` idea), checks each frame, and hands the good
+ones to listeners. A garbled frame is counted and dropped; the stream resyncs at the next
+delimiter. The link is `up` after a HELLO/HELLO_ACK handshake and goes `down` (with a
+`LinkError` in `.error`) when no frame arrives for `heartbeat_timeout` seconds — the device
+sends STATUS every 100 ms — or the port fails. While down it re-sends HELLO, and reopens a
+failed port, with exponential backoff; it comes back up on the next HELLO_ACK.
+
+Two adapters share one link: `LinkPitInput` (a `PitInput`: raw levels into the same
+`DebouncedInputs` the GPIO driver uses, so events are identical) and `LinkPixelSink` (a
+`PixelSink`: `RingLayout.to_chain`, the current limiter, LEDS chunks). Close them before the
+link: `LinkPixelSink.close()` still needs the link to send its black frame.
+
+Time: heartbeat deadlines, HELLO retries and input stamps use the injected clock; only the
+reader's read timeout and the reopen backoff sleep in real time (they are waits, not stamps).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections import deque
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, fields
+from typing import Any, Literal
+
+from kiothi_board.errors import ConfigError, LinkError
+from kiothi_board.hardware import cobs_frames as cf
+from kiothi_board.hardware.debounce import DebouncedInputs
+from kiothi_board.hardware.frames import PITS
+from kiothi_board.hardware.layout import RingLayout, estimate_milliamps, limit_current
+from kiothi_board.hardware.protocols import RGB, Clock, EventHandler, Frame, InputEvent
+
+__all__ = [
+    "CoprocessorLink",
+    "DeviceInfo",
+    "LinkMessage",
+    "LinkPitInput",
+    "LinkPixelSink",
+    "LinkState",
+    "LinkStats",
+]
+
+log = logging.getLogger(__name__)
+
+LinkState = Literal["down", "up", "closed"]
+
+MessageListener = Callable[["LinkMessage"], None]
+StateListener = Callable[[LinkState, LinkError | None], None]
+
+_UNPACK: dict[int, Callable[[bytes], object]] = {
+    cf.HELLO_ACK: cf.unpack_hello_ack,
+    cf.INPUT: cf.unpack_input,
+    cf.STATUS: cf.unpack_status,
+    cf.ERROR: cf.unpack_error,
+}
+"""Device-to-host messages and the check of their payloads (unpack raises on a short one)."""
+
+
+@dataclass(frozen=True, slots=True)
+class DeviceInfo:
+    """What the firmware reported in its HELLO_ACK."""
+
+    protocol: int
+    firmware: tuple[int, int, int]
+    pits: int
+    controls: int
+    leds_per_ring: int
+
+
+@dataclass(frozen=True, slots=True)
+class LinkMessage:
+    """One intact device-to-host frame; `time` is the link clock when it was read."""
+
+    type: int
+    seq: int
+    payload: bytes
+    time: float
+
+
+@dataclass(frozen=True, slots=True)
+class LinkStats:
+    """Counters of a link since it was created (a snapshot)."""
+
+    frames_ok: int = 0
+    """Intact frames received (any type)."""
+    garbled: int = 0
+    """Packets rejected by COBS, length or CRC checks, and overruns (no delimiter in time)."""
+    dropped: int = 0
+    """Intact frames not acted on: unknown version or type, short payload, or read while down."""
+    seq_gaps: int = 0
+    """Device frames missing by sequence number (lost, or garbled and dropped)."""
+    sent: int = 0
+    """Frames written to the port."""
+    unsent: int = 0
+    """Frames not written: port closed, reopening, or the write failed."""
+    device_errors: int = 0
+    """ERROR frames from the device (it saw something bad from us)."""
+    heartbeat_losses: int = 0
+    """Times the link went down because the device fell silent."""
+    reconnects: int = 0
+    """Times a failed port was reopened."""
+    handshakes: int = 0
+    """HELLO_ACKs accepted (the first one included)."""
+
+
+class CoprocessorLink:
+    """The host end of the co-processor link (see the module docstring)."""
+
+    def __init__(
+        self,
+        port_url: str,
+        *,
+        clock: Clock,
+        baud: int = 115200,
+        heartbeat_timeout: float = 0.5,
+        backoff: tuple[float, float] = (0.2, 5.0),
+        serial_factory: Callable[..., Any] | None = None,
+        read_timeout: float = 0.05,
+        write_timeout: float = 1.0,
+    ) -> None:
+        """Open `port_url` and start the reader thread, which sends the first HELLO.
+
+        `serial_factory(url, baudrate=, timeout=, write_timeout=)` defaults to pyserial's
+        `serial_for_url`. `backoff` is (first, longest) delay in seconds between HELLO
+        retries and port reopens. Raises ConfigError for bad values and LinkError (quoting
+        the port) if the port cannot be opened the first time.
+        """
+        if not isinstance(port_url, str) or not port_url:
+            raise ConfigError(f"co-processor port must be a non-empty string, got {port_url!r}")
+        if not heartbeat_timeout > 0:
+            raise ConfigError(f"heartbeat_timeout must be > 0, got {heartbeat_timeout!r}")
+        if not (0 < backoff[0] <= backoff[1]):
+            raise ConfigError(
+                f"backoff must be (first, longest) with 0 < first <= longest, got {backoff!r}"
+            )
+        self.port_url = port_url
+        self.clock = clock
+        self.baud = baud
+        self.heartbeat_timeout = float(heartbeat_timeout)
+        self.backoff = (float(backoff[0]), float(backoff[1]))
+        self._factory = serial_factory
+        self._read_timeout = read_timeout
+        self._write_timeout = write_timeout
+
+        self._lock = (
+            threading.RLock()
+        )  # state, counters, listeners (RLock: wait_for predicates read stats)
+        self._write_lock = threading.Lock()  # one writer at a time: frames never interleave
+        self._changed = threading.Condition(self._lock)
+        self._stop = threading.Event()
+        self._state: LinkState = "down"
+        self._error: LinkError | None = None
+        self._device: DeviceInfo | None = None
+        self._counts = {f.name: 0 for f in fields(LinkStats)}
+        self._listeners: list[MessageListener] = []
+        self._state_listeners: list[StateListener] = []
+        self._tx_seq = 0
+        self._rx_seq: int | None = None
+        self._led_frame_id = 0
+        now = clock.now()
+        self._last_rx = now
+        self._next_hello = now
+        self._hello_delay = self.backoff[0]
+        self._asked_early = False
+
+        self._port: Any = self._open()
+        self._thread = threading.Thread(
+            target=self._run, name=f"kiothi-link {port_url}", daemon=True
+        )
+        self._thread.start()
+
+    # -- public API ---------------------------------------------------------------------
+
+    @property
+    def state(self) -> LinkState:
+        """`up` after a handshake while frames keep coming, `down` otherwise, or `closed`."""
+        return self._state
+
+    @property
+    def is_up(self) -> bool:
+        """Whether the link is up."""
+        return self._state == "up"
+
+    @property
+    def error(self) -> LinkError | None:
+        """Why the link is down (None while up, or before the first handshake failed)."""
+        return self._error
+
+    @property
+    def device(self) -> DeviceInfo | None:
+        """The firmware's HELLO_ACK of the current (or last) connection."""
+        return self._device
+
+    @property
+    def stats(self) -> LinkStats:
+        """A snapshot of the counters."""
+        with self._lock:
+            return LinkStats(**self._counts)
+
+    def add_listener(self, listener: MessageListener) -> None:
+        """Call `listener(message)` from the reader thread for each intact frame while up."""
+        with self._lock:
+            self._listeners.append(listener)
+
+    def remove_listener(self, listener: MessageListener) -> None:
+        """Stop calling `listener` (no error if it was not added)."""
+        with self._lock:
+            if listener in self._listeners:
+                self._listeners.remove(listener)
+
+    def add_state_listener(self, listener: StateListener) -> None:
+        """Call `listener(state, error)` from the reader thread on every state change."""
+        with self._lock:
+            self._state_listeners.append(listener)
+
+    def remove_state_listener(self, listener: StateListener) -> None:
+        """Stop calling `listener` (no error if it was not added)."""
+        with self._lock:
+            if listener in self._state_listeners:
+                self._state_listeners.remove(listener)
+
+    def wait_for(self, predicate: Callable[[], bool], timeout: float) -> bool:
+        """Block until `predicate()` is true (checked after each read and state change).
+
+        Returns the predicate's last value; for tests and for a daemon waiting for `is_up`.
+        """
+        with self._changed:
+            return self._changed.wait_for(predicate, timeout)
+
+    def wait_up(self, timeout: float) -> bool:
+        """Block until the link is up (True) or `timeout` seconds pass (False)."""
+        return self.wait_for(lambda: self._state == "up", timeout)
+
+    def send(self, msg_type: int, payload: bytes = b"") -> None:
+        """Write one frame; LinkError if the link is closed, the port is not open or fails."""
+        self._write([(msg_type, payload)])
+
+    def send_leds(self, rgb: bytes) -> None:
+        """Send a whole chain's RGB bytes (chain order) as LEDS chunks in one write."""
+        with self._lock:
+            frame_id = self._led_frame_id
+            self._led_frame_id = (frame_id + 1) & 0xFF
+        self._write([(cf.LEDS, chunk) for chunk in cf.split_leds(frame_id, rgb)])
+
+    def send_brightness(self, value: int) -> None:
+        """Send the device's global brightness (0…255)."""
+        self._write([(cf.BRIGHTNESS, cf.pack_brightness(value))])
+
+    def close(self) -> None:
+        """Stop the reader and close the port; idempotent."""
+        with self._lock:
+            if self._state == "closed":
+                return
+        self._stop.set()
+        if self._thread is not threading.current_thread():
+            self._thread.join(timeout=2.0)
+        with self._write_lock:
+            self._close_port()
+        self._set_state("closed", None)
+
+    @property
+    def closed(self) -> bool:
+        """Whether `close()` has been called."""
+        return self._state == "closed"
+
+    def __enter__(self) -> CoprocessorLink:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"CoprocessorLink({self.port_url!r}, baud={self.baud!r}, state={self._state!r})"
+
+    # -- port -----------------------------------------------------------------------------
+
+    def _open(self) -> Any:
+        factory = self._factory
+        if factory is None:
+            import serial  # type: ignore[import-untyped]  # lazy: pyserial ships no type hints
+
+            factory = serial.serial_for_url
+        try:
+            return factory(
+                self.port_url,
+                baudrate=self.baud,
+                timeout=self._read_timeout,
+                write_timeout=self._write_timeout,
+            )
+        except Exception as exc:  # SerialException is an OSError; ValueError for a bad URL
+            raise LinkError(f"cannot open co-processor port {self.port_url!r}: {exc}") from exc
+
+    def _close_port(self) -> None:
+        port, self._port = self._port, None
+        if port is not None:
+            try:
+                port.close()
+            except Exception as exc:  # a vanished USB device may fail to close; it is gone
+                log.debug("closing %s: %s", self.port_url, exc)
+
+    def _write(self, frames: Sequence[tuple[int, bytes]]) -> None:
+        with self._write_lock:
+            if self._state == "closed":
+                raise LinkError(f"co-processor link {self.port_url!r} is closed")
+            port = self._port
+            if port is None:
+                self._count("unsent", len(frames))
+                raise LinkError(f"co-processor port {self.port_url!r} is not open (reconnecting)")
+            data = bytearray()
+            for msg_type, payload in frames:
+                data += cf.encode_frame(msg_type, self._tx_seq, payload)
+                self._tx_seq = (self._tx_seq + 1) & 0xFF
+            try:
+                port.write(bytes(data))
+            except Exception as exc:  # SerialException, SerialTimeoutException, OSError
+                self._count("unsent", len(frames))
+                error = LinkError(f"writing to co-processor port {self.port_url!r} failed: {exc}")
+                error.__cause__ = exc
+                self._go_down(error)
+                raise error from exc
+            self._count("sent", len(frames))
+
+    # -- reader thread ----------------------------------------------------------------------
+
+    def _run(self) -> None:
+        reader = cf.FrameReader()
+        overruns = 0
+        while not self._stop.is_set():
+            port = self._port
+            if port is None:
+                if not self._reopen():
+                    return
+                reader.reset()
+                continue
+            try:
+                data = port.read(max(1, min(port.in_waiting, 4096)))
+            except Exception as exc:  # the device went away (USB unplugged, reset)
+                if self._stop.is_set():
+                    return
+                error = LinkError(f"reading co-processor port {self.port_url!r} failed: {exc}")
+                error.__cause__ = exc
+                log.warning("%s; reopening", error)
+                self._go_down(error)
+                with self._write_lock:
+                    self._close_port()
+                continue
+            now = self.clock.now()
+            if data:
+                for packet in reader.feed(data):
+                    self._on_packet(packet, now)
+                if reader.overruns != overruns:
+                    self._count("garbled", reader.overruns - overruns)
+                    overruns = reader.overruns
+            self._tick(now)
+            with self._changed:
+                self._changed.notify_all()
+
+    def _reopen(self) -> bool:
+        delay = self.backoff[0]
+        while not self._stop.wait(delay):
+            try:
+                port = self._open()
+            except LinkError as exc:
+                log.debug("%s; retrying in %.1f s", exc, delay)
+                delay = min(delay * 2, self.backoff[1])
+                continue
+            with self._write_lock:
+                self._port = port
+            now = self.clock.now()
+            with self._lock:
+                self._counts["reconnects"] += 1
+                self._rx_seq = None
+                self._next_hello = now
+                self._hello_delay = self.backoff[0]
+                self._last_rx = now
+            log.info("co-processor port %s reopened", self.port_url)
+            return True
+        return False
+
+    def _on_packet(self, packet: bytes, now: float) -> None:
+        try:
+            msg_type, seq, payload = cf.decode_frame(packet)
+            unpack = _UNPACK.get(msg_type)
+            if unpack is None:  # a host-to-device type coming back: an echo, or crossed wires
+                raise cf.FrameDecodeError(cf.E_TYPE, f"unexpected {cf.TYPE_NAMES[msg_type]}")
+            unpack(payload)
+        except cf.FrameDecodeError as exc:
+            intact = exc.reason in (cf.E_VERSION, cf.E_TYPE, cf.E_LENGTH)
+            self._count("dropped" if intact else "garbled")
+            log.debug(
+                "co-processor %s: %s frame: %s",
+                self.port_url,
+                "dropped" if intact else "garbled",
+                exc,
+            )
+            return
+        with self._lock:
+            self._counts["frames_ok"] += 1
+            if self._rx_seq is not None:
+                self._counts["seq_gaps"] += (seq - self._rx_seq - 1) & 0xFF
+            self._rx_seq = seq
+            self._last_rx = now
+            up = self._state == "up"
+            listeners = list(self._listeners)
+        if msg_type == cf.HELLO_ACK:
+            self._on_hello_ack(cf.unpack_hello_ack(payload))
+            return
+        if msg_type == cf.ERROR:
+            code, detail, count = cf.unpack_error(payload)
+            self._count("device_errors")
+            log.debug(
+                "co-processor %s reports error %d (detail %d, %d bad frames)",
+                self.port_url,
+                code,
+                detail,
+                count,
+            )
+            return
+        if not up:
+            # Never act on a device we have not shaken hands with; but it is alive, so ask now.
+            self._count("dropped")
+            with self._lock:
+                if not self._asked_early:  # once per down spell, then backoff rules again
+                    self._asked_early = True
+                    self._next_hello = min(self._next_hello, now)
+            return
+        message = LinkMessage(msg_type, seq, payload, now)
+        for listener in listeners:
+            try:
+                listener(message)
+            except Exception:  # one broken listener must not kill the reader
+                log.exception("co-processor link listener %r failed", listener)
+
+    def _on_hello_ack(self, ack: tuple[int, tuple[int, int, int], int, int, int]) -> None:
+        protocol, firmware, pits, controls, leds = ack
+        info = DeviceInfo(protocol, firmware, pits, controls, leds)
+        if protocol != cf.PROTOCOL_VERSION:
+            self._go_down(
+                LinkError(
+                    f"co-processor on {self.port_url!r} speaks protocol {protocol}, "
+                    f"we speak {cf.PROTOCOL_VERSION}: flash matching firmware"
+                )
+            )
+            return
+        with self._lock:
+            self._device = info
+            self._counts["handshakes"] += 1
+            self._asked_early = False
+            self._hello_delay = self.backoff[0]
+        log.info("co-processor on %s up: %r", self.port_url, info)
+        self._set_state("up", None)
+
+    def _tick(self, now: float) -> None:
+        with self._lock:
+            silent = self._state == "up" and now - self._last_rx > self.heartbeat_timeout
+        if silent:
+            self._count("heartbeat_losses")
+            self._go_down(
+                LinkError(
+                    f"co-processor on {self.port_url!r} silent for over "
+                    f"{self.heartbeat_timeout} s (heartbeat lost)"
+                )
+            )
+        with self._lock:
+            due = self._state == "down" and now >= self._next_hello
+            if due:
+                self._next_hello = now + self._hello_delay
+                self._hello_delay = min(self._hello_delay * 2, self.backoff[1])
+        if due:
+            try:
+                self._write([(cf.HELLO, cf.pack_hello())])
+            except LinkError as exc:
+                log.debug("HELLO not sent: %s", exc)
+
+    def _count(self, name: str, n: int = 1) -> None:
+        with self._lock:
+            self._counts[name] += n
+
+    def _go_down(self, error: LinkError) -> None:
+        with self._lock:
+            if self._state == "closed":
+                return
+            was_up = self._state == "up"
+            self._error = error
+            if was_up:
+                self._next_hello = self.clock.now()
+                self._hello_delay = self.backoff[0]
+        if was_up:
+            log.warning("%s", error)
+            self._set_state("down", error)
+
+    def _set_state(self, state: LinkState, error: LinkError | None) -> None:
+        with self._lock:
+            if self._state == state or self._state == "closed":
+                return
+            self._state = state
+            if state == "up":
+                self._error = None
+            listeners = list(self._state_listeners)
+            self._changed.notify_all()
+        for listener in listeners:
+            try:
+                listener(state, error)
+            except Exception:
+                log.exception("co-processor state listener %r failed", listener)
+
+
+class LinkPitInput:
+    """A `PitInput` on a co-processor link: raw levels from INPUT and STATUS, debounced here.
+
+    INPUT frames bring edges; every STATUS carries all levels, and any slot whose level
+    differs from the last one seen is fed as an edge then — so a lost INPUT costs at most
+    one heartbeat (100 ms) of latency, never a stuck or missing press. As in
+    `GpioPitInput`, the reader thread only queues `(slot, level, time)` stamped with the
+    injected clock; `poll()` runs the debouncers and calls the handler in its own thread.
+    """
+
+    def __init__(
+        self,
+        link: CoprocessorLink,
+        *,
+        clock: Clock | None = None,
+        controls: int = 4,
+        debounce: float = 0.02,
+        hold_time: float | Sequence[float] = 1.0,
+        stuck_time: float | None = 30.0,
+        sensor: bool = False,
+        notify: Callable[[], None] | None = None,
+    ) -> None:
+        """Listen on `link` (not owned: close it yourself) for 20 pits and `controls` buttons.
+
+        `clock` defaults to the link's. Other arguments as for `GpioPitInput`; `notify` is
+        called from the reader thread after each queued edge so a loop can `poll()` at once.
+        """
+        if not (isinstance(controls, int) and 0 <= controls <= 4):
+            raise ConfigError(f"controls must be 0…4, got {controls!r}")
+        holds = (hold_time,) if isinstance(hold_time, int | float) else tuple(hold_time)
+        try:
+            self._bank = DebouncedInputs(
+                PITS,
+                controls,
+                stable=debounce,
+                hold_times=holds,
+                stuck_time=stuck_time,
+                sensor=sensor,
+            )
+        except ValueError as exc:
+            raise ConfigError(str(exc)) from exc
+        self.link = link
+        self._clock = clock or link.clock
+        self._notify = notify
+        self._lock = threading.Lock()
+        self._poll_lock = threading.RLock()
+        self._edges: deque[tuple[int, bool, float]] = deque()
+        self._levels = [False] * len(self._bank)
+        self._handler: EventHandler | None = None
+        self._closed = False
+        self.healed = 0
+        """Edges first learnt from a STATUS heartbeat (their INPUT frame was lost)."""
+        link.add_listener(self._on_message)
+
+    def _on_message(self, message: LinkMessage) -> None:
+        if message.type == cf.INPUT:
+            slot, level, _ms = cf.unpack_input(message.payload)
+            changes = [(slot, bool(level))] if slot < len(self._levels) else []
+            healing = False
+        elif message.type == cf.STATUS:
+            mask = cf.unpack_status(message.payload)[0]
+            changes = [(slot, bool(mask >> slot & 1)) for slot in range(len(self._levels))]
+            healing = True
+        else:
+            return
+        t = self._clock.now()
+        queued = False
+        with self._lock:
+            if self._closed:
+                return
+            for slot, level in changes:
+                if self._levels[slot] != level:
+                    self._levels[slot] = level
+                    self._edges.append((slot, level, t))
+                    queued = True
+                    if healing:
+                        self.healed += 1
+        if queued and self._notify is not None:
+            self._notify()
+
+    # -- PitInput ---------------------------------------------------------------------------
+
+    def start(self, handler: EventHandler) -> None:
+        """Deliver events to `handler` (from the thread that calls `poll()`)."""
+        with self._lock:
+            if self._closed:
+                raise LinkError(f"LinkPitInput on {self.link.port_url!r}: start() after close()")
+            if self._handler is not None:
+                raise RuntimeError("LinkPitInput.start() called twice")
+            self._handler = handler
+
+    def poll(self) -> None:
+        """Feed queued raw edges to the debouncers, run their timers to now, deliver events."""
+        with self._poll_lock:
+            with self._lock:
+                if self._closed or self._handler is None:
+                    return
+                edges = list(self._edges)
+                self._edges.clear()
+                handler = self._handler
+            events: list[InputEvent] = []
+            for slot, level, t in edges:
+                events.extend(self._bank.feed(slot, level, t))
+            events.extend(self._bank.advance(self._clock.now()))
+            events.sort(key=lambda e: e.time)
+            for event in events:
+                handler(event)
+
+    def close(self) -> None:
+        """Stop listening (the link stays open); idempotent."""
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+            self._edges.clear()
+        self.link.remove_listener(self._on_message)
+
+    @property
+    def closed(self) -> bool:
+        """Whether `close()` has been called."""
+        return self._closed
+
+    def __enter__(self) -> LinkPitInput:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"LinkPitInput({self.link!r}, controls={self._bank.controls!r})"
+
+
+class LinkPixelSink:
+    """A `PixelSink` whose chain hangs off the co-processor.
+
+    Frames are mapped with the `RingLayout`, current-limited for `brightness` (which the
+    device applies, like the NeoPixel library's global brightness) and sent as LEDS chunks.
+    While the link is down frames are only remembered: a display must not stall or crash
+    on a USB hiccup. When the link comes (back) up the brightness and the latest frame are
+    sent again, so a rebooted co-processor shows the board as it should be.
+    """
+
+    def __init__(
+        self,
+        link: CoprocessorLink,
+        layout: RingLayout,
+        *,
+        brightness: float = 0.3,
+        max_brightness: float = 0.5,
+        supply_milliamps: float | None = 3000.0,
+    ) -> None:
+        """Drive the chain behind `link` (not owned: close this sink first, then the link).
+
+        `brightness`, `max_brightness` and `supply_milliamps` mean what they mean for
+        `NeoPixelRings`. Raises ConfigError for bad values.
+        """
+        if not (0.0 < max_brightness <= 1.0):
+            raise ConfigError(f"max_brightness must be in (0, 1], got {max_brightness!r}")
+        if supply_milliamps is not None:
+            idle = estimate_milliamps([(0, 0, 0)] * layout.total_leds)
+            if not supply_milliamps > idle:
+                raise ConfigError(
+                    f"supply_milliamps {supply_milliamps!r} cannot even power "
+                    f"{layout.total_leds} dark LEDs (~{idle:.0f} mA)"
+                )
+        self.link = link
+        self.layout = layout
+        self.max_brightness = float(max_brightness)
+        self.supply_milliamps = supply_milliamps
+        self._brightness = self._check_brightness(brightness)
+        self._lock = threading.Lock()
+        self._closed = False
+        self._last: bytes = bytes(3 * layout.total_leds)
+        self.limited_frames = 0
+        self.unsent_frames = 0
+        """Frames shown while the link was down (remembered, sent on reconnect if latest)."""
+        link.add_state_listener(self._on_state)
+        if link.is_up:
+            self._on_state("up", None)
+
+    def _check_brightness(self, value: float) -> float:
+        if not (isinstance(value, int | float) and 0.0 <= value <= 1.0):
+            raise ConfigError(f"brightness must be in [0, 1], got {value!r}")
+        if value > self.max_brightness:
+            log.warning("brightness %r capped at max_brightness %r", value, self.max_brightness)
+        return min(float(value), self.max_brightness)
+
+    @property
+    def leds_per_ring(self) -> int:
+        """LEDs in each ring."""
+        return self.layout.leds_per_ring
+
+    @property
+    def brightness(self) -> float:
+        """The global brightness in effect (after the cap)."""
+        return self._brightness
+
+    def set_brightness(self, value: float) -> None:
+        """Change the global brightness (capped at `max_brightness`) and send it if up."""
+        checked = self._check_brightness(value)
+        with self._lock:
+            self._brightness = checked
+            if self._closed:
+                return
+        self._send(lambda: self.link.send_brightness(round(checked * 255)))
+
+    def show(self, frame: Frame) -> None:
+        """Map, current-limit and send one frame; remembered only while the link is down."""
+        chain: list[RGB] = self.layout.to_chain(frame)
+        with self._lock:
+            if self._closed:
+                return
+            if self.supply_milliamps is not None:
+                limited = limit_current(chain, self.supply_milliamps, brightness=self._brightness)
+                if limited != chain:
+                    self.limited_frames += 1
+                chain = limited
+            rgb = bytes(v for colour in chain for v in colour)
+            self._last = rgb
+        if not self._send(lambda: self.link.send_leds(rgb)):
+            self.unsent_frames += 1
+
+    def _send(self, action: Callable[[], None]) -> bool:
+        if not self.link.is_up:
+            return False
+        try:
+            action()
+        except LinkError as exc:  # the link reports itself down and resends on reconnect
+            log.debug("LED frame not sent: %s", exc)
+            return False
+        return True
+
+    def _on_state(self, state: LinkState, error: LinkError | None) -> None:
+        if state != "up":
+            return
+        device = self.link.device
+        if device is not None and device.leds_per_ring != self.layout.leds_per_ring:
+            log.error(
+                "co-processor on %r drives %d LEDs per ring but the layout has %d: "
+                "fix the firmware's config.py or [leds] leds_per_ring",
+                self.link.port_url,
+                device.leds_per_ring,
+                self.layout.leds_per_ring,
+            )
+        with self._lock:
+            if self._closed:
+                return
+            rgb, level = self._last, round(self._brightness * 255)
+        self._send(lambda: self.link.send_brightness(level))
+        self._send(lambda: self.link.send_leds(rgb))
+
+    def close(self) -> None:
+        """Send one black frame (if the link is up) and stop; idempotent."""
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+            self._last = bytes(3 * self.layout.total_leds)
+        self.link.remove_state_listener(self._on_state)
+        self._send(lambda: self.link.send_leds(bytes(3 * self.layout.total_leds)))
+
+    @property
+    def closed(self) -> bool:
+        """Whether `close()` has been called."""
+        return self._closed
+
+    def __enter__(self) -> LinkPixelSink:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"LinkPixelSink({self.link!r}, {self.layout!r}, brightness={self._brightness!r})"

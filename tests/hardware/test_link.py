@@ -1,0 +1,447 @@
+"""The co-processor link: the shared codec, and host and simulated device over a real pty."""
+
+from __future__ import annotations
+
+import importlib
+import os
+import sys
+import threading
+import time
+import tty
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from kiothi_board.errors import LinkError
+from kiothi_board.hardware import cobs_frames as cf
+from kiothi_board.hardware.clock import FakeClock, SystemClock
+from kiothi_board.hardware.layout import RingLayout
+from kiothi_board.hardware.link import CoprocessorLink, LinkPitInput, LinkPixelSink
+from kiothi_board.hardware.link_sim import FdPort, SimulatedCoprocessor
+from kiothi_board.hardware.protocols import InputEvent, PitInput, PixelSink
+
+ROOT = Path(__file__).resolve().parents[2]
+WAIT = 3.0
+
+# -- codec --------------------------------------------------------------------------------
+
+
+def test_firmware_codec_is_a_byte_identical_copy() -> None:
+    package = (ROOT / "kiothi_board/hardware/cobs_frames.py").read_bytes()
+    firmware = (ROOT / "firmware/kiothi_io/frames.py").read_bytes()
+    assert firmware == package, (
+        "cp kiothi_board/hardware/cobs_frames.py firmware/kiothi_io/frames.py"
+    )
+
+
+def test_crc_is_ccitt_false() -> None:
+    assert cf.crc16(b"123456789") == 0x29B1  # the catalogue check value
+
+
+@pytest.mark.parametrize(
+    ("data", "encoded"),
+    [
+        (b"", b"\x01"),
+        (b"\x00", b"\x01\x01"),
+        (b"\x11\x22\x00\x33", b"\x03\x11\x22\x02\x33"),
+        (b"\x11\x00\x00\x00", b"\x02\x11\x01\x01\x01"),
+        (bytes(range(1, 255)), b"\xff" + bytes(range(1, 255)) + b"\x01"),
+    ],
+)
+def test_cobs_known_vectors(data: bytes, encoded: bytes) -> None:
+    assert cf.cobs_encode(data) == encoded
+    assert cf.cobs_decode(encoded) == data
+
+
+@given(st.binary(max_size=600))
+def test_cobs_round_trips_and_never_emits_zero(data: bytes) -> None:
+    encoded = cf.cobs_encode(data)
+    assert 0 not in encoded
+    assert cf.cobs_decode(encoded) == data
+
+
+frames_st = st.tuples(
+    st.sampled_from(sorted(cf.TYPE_NAMES)),
+    st.integers(0, 255),
+    st.binary(max_size=cf.MAX_PAYLOAD),
+)
+
+
+@given(st.lists(frames_st, min_size=1, max_size=5), st.data())
+def test_frames_round_trip_through_the_reader_in_any_split(
+    frames: list[tuple[int, int, bytes]], data: st.DataObject
+) -> None:
+    stream = b"".join(cf.encode_frame(*f) for f in frames)
+    cuts = sorted(data.draw(st.lists(st.integers(0, len(stream)), max_size=6)))
+    reader = cf.FrameReader()
+    packets: list[bytes] = []
+    for a, b in zip([0, *cuts], [*cuts, len(stream)], strict=True):
+        packets += reader.feed(stream[a:b])
+    assert [cf.decode_frame(p) for p in packets] == frames
+
+
+@settings(max_examples=300)
+@given(frames_st, st.data())
+def test_corrupted_frames_are_rejected_and_the_stream_resyncs(
+    frame: tuple[int, int, bytes], data: st.DataObject
+) -> None:
+    wire = bytearray(cf.encode_frame(*frame))
+    kind = data.draw(st.sampled_from(["flip", "insert", "delete", "truncate"]))
+    at = data.draw(st.integers(0, len(wire) - 2))  # keep the delimiter: corrupt the body
+    if kind == "flip":
+        wire[at] ^= data.draw(st.integers(1, 255))
+    elif kind == "insert":
+        wire.insert(at, data.draw(st.integers(1, 255)))
+    elif kind == "delete":
+        del wire[at]
+    else:
+        wire = wire[:at] + b"\x00"
+    good = cf.encode_frame(cf.STATUS, 7, cf.pack_status(5, 6, 0, 0))
+    reader = cf.FrameReader()
+    packets = reader.feed(bytes(wire) + good)
+    decoded = []
+    for packet in packets[:-1]:
+        try:
+            decoded.append(cf.decode_frame(packet))
+        except cf.FrameDecodeError as exc:
+            assert exc.reason in (cf.E_COBS, cf.E_CRC, cf.E_SHORT, cf.E_VERSION, cf.E_TYPE)
+    # Whatever the damage, the next intact frame still decodes.
+    assert cf.decode_frame(packets[-1]) == (cf.STATUS, 7, cf.pack_status(5, 6, 0, 0))
+    # A CRC collision may let a damaged frame through, but never as the original frame.
+    if kind == "flip" and decoded:
+        assert decoded[0] != frame
+
+
+def test_a_packet_without_delimiter_overruns_and_costs_one_frame() -> None:
+    reader = cf.FrameReader()
+    assert reader.feed(b"\x05" * (cf.MAX_PACKET + 10)) == []
+    good = cf.encode_frame(cf.HELLO, 1, cf.pack_hello())
+    packets = reader.feed(b"\x00" + good)
+    assert reader.overruns == 1
+    assert [cf.decode_frame(p) for p in packets] == [(cf.HELLO, 1, b"\x01")]
+
+
+@pytest.mark.parametrize("leds", [12, 16, 24])
+def test_led_frames_split_and_reassemble(leds: int) -> None:
+    rgb = bytes(i % 251 for i in range(20 * leds * 3))
+    chunks = cf.split_leds(9, rgb)
+    assert all(len(c) <= cf.MAX_PAYLOAD for c in chunks)
+    assembler = cf.LedAssembler(20 * leds)
+    done = [assembler.feed(*cf.unpack_leds(c)) for c in chunks]
+    assert done == [False] * (len(chunks) - 1) + [True]
+    assert bytes(assembler.buffer) == rgb
+    # A lost chunk drops that frame; the next whole frame shows.
+    with pytest.raises(cf.FrameDecodeError) as info:
+        for c in chunks[:1] + chunks[2:]:
+            assembler.feed(*cf.unpack_leds(c))
+    assert info.value.reason == cf.E_LED_SEQUENCE
+    assert [assembler.feed(*cf.unpack_leds(c)) for c in chunks][-1] is True
+
+
+# -- host and simulated device over a pty ---------------------------------------------------
+
+
+@dataclass
+class Rig:
+    link: CoprocessorLink
+    device: SimulatedCoprocessor
+    slave_fd: int
+
+
+@pytest.fixture
+def pty_pair() -> Iterator[tuple[int, int]]:
+    master, slave = os.openpty()
+    tty.setraw(slave)  # no echo or newline mangling before pyserial opens the slave
+    try:
+        yield master, slave
+    finally:
+        os.close(master)
+        os.close(slave)
+
+
+@contextmanager
+def make_rig(pty_pair: tuple[int, int], clock: object, **link_kwargs: object) -> Iterator[Rig]:
+    master, slave = pty_pair
+    port = FdPort(master)
+    device = SimulatedCoprocessor(port, leds_per_ring=12)
+    link = CoprocessorLink(os.ttyname(slave), clock=clock, backoff=(0.05, 0.2), **link_kwargs)  # type: ignore[arg-type]
+    try:
+        yield Rig(link, device, slave)
+    finally:
+        link.close()
+        device.close()
+
+
+@pytest.fixture
+def rig(pty_pair: tuple[int, int], clock: FakeClock) -> Iterator[Rig]:
+    with make_rig(pty_pair, clock) as r:
+        yield r
+
+
+def test_hello_handshake_brings_the_link_up(rig: Rig) -> None:
+    assert rig.link.wait_up(WAIT), rig.link.error
+    assert rig.device.hellos >= 1
+    info = rig.link.device
+    assert info is not None
+    assert (info.protocol, info.pits, info.controls, info.leds_per_ring) == (1, 20, 4, 12)
+    assert rig.link.error is None
+    assert rig.link.wait_for(lambda: rig.link.stats.frames_ok >= 2, WAIT)
+
+
+def test_presses_arrive_as_debounced_events(rig: Rig, clock: FakeClock) -> None:
+    arrived = threading.Event()
+    events: list[InputEvent] = []
+    with LinkPitInput(rig.link, debounce=0.02, notify=arrived.set) as pits:
+        assert isinstance(pits, PitInput)
+        pits.start(events.append)
+        assert rig.link.wait_up(WAIT)
+
+        def step(slot: int, level: bool) -> None:
+            arrived.clear()
+            rig.device.set_level(slot, level)
+            assert arrived.wait(WAIT)
+            pits.poll()
+
+        step(3, True)
+        assert events == []  # not yet stable
+        clock.advance(0.03)
+        pits.poll()
+        assert events == [InputEvent("pressed", 3, 100.02)]
+        step(3, False)
+        step(3, True)  # chatter shorter than the debounce time is ignored
+        step(3, False)
+        clock.advance(0.03)
+        pits.poll()
+        assert events[1:] == [InputEvent("released", 3, 100.05, seconds=pytest.approx(0.03))]
+        step(21, True)  # control button 1
+        clock.advance(0.02)
+        pits.poll()
+        assert events[2] == InputEvent("pressed", -1, pytest.approx(100.08), control=1)
+
+
+def test_a_lost_input_frame_is_healed_by_the_next_heartbeat(rig: Rig, clock: FakeClock) -> None:
+    arrived = threading.Event()
+    events: list[InputEvent] = []
+    with LinkPitInput(rig.link, notify=arrived.set) as pits:
+        pits.start(events.append)
+        assert rig.link.wait_up(WAIT)
+        rig.device.press(7, send_input=False)
+        assert arrived.wait(WAIT)  # within one STATUS period
+        assert pits.healed == 1
+        clock.advance(0.05)
+        pits.poll()
+        assert [(e.kind, e.pit) for e in events] == [("pressed", 7)]
+
+
+def test_led_frames_arrive_in_chain_order_and_close_blanks_them(rig: Rig) -> None:
+    layout = RingLayout(12, offsets=(3,) + (0,) * 19, directions=("ccw",) + ("cw",) * 19,
+                        chain=tuple(range(19, -1, -1)))  # fmt: skip
+    assert rig.link.wait_up(WAIT)
+    frame = [[(pit, led, 0) for led in range(12)] for pit in range(20)]
+    with LinkPixelSink(rig.link, layout, brightness=0.5, supply_milliamps=None) as sink:
+        assert isinstance(sink, PixelSink)
+        assert rig.device.wait_for(lambda: rig.device.brightness == 128, WAIT)
+        sink.show(frame)
+        assert rig.device.wait_for(lambda: len(rig.device.frames) >= 2, WAIT)
+        got = rig.device.frames[-1]
+        assert got == layout.to_chain(frame)
+        assert got[0] == (19, 0, 0)  # the chain starts at N10
+        assert got[19 * 12 + 3] == (0, 0, 0) and got[19 * 12 + 2] == (0, 1, 0)  # S1: ccw from 3
+    assert rig.device.wait_for(lambda: rig.device.frames[-1] == [(0, 0, 0)] * 240, WAIT)
+
+
+def test_garbage_both_ways_is_counted_and_ignored(rig: Rig, clock: FakeClock) -> None:
+    assert rig.link.wait_up(WAIT)
+    arrived = threading.Event()
+    events: list[InputEvent] = []
+    with LinkPitInput(rig.link, notify=arrived.set) as pits:
+        pits.start(events.append)
+        before = rig.link.stats
+        good = cf.encode_frame(cf.INPUT, 0, cf.pack_input(5, 1, 0))
+        # device -> host: line noise, a frame with a bad CRC, a truncated frame
+        bad_crc = bytearray(good)
+        bad_crc[3] ^= 0x40
+        rig.device.inject(b"\x07\x99\x42\x00" + bytes(bad_crc) + good[:5] + b"\x00")
+        rig.device.press(5)
+        assert arrived.wait(WAIT)
+        assert rig.link.wait_for(lambda: rig.link.stats.garbled >= before.garbled + 3, WAIT)
+        clock.advance(0.05)
+        pits.poll()
+        assert [(e.kind, e.pit) for e in events] == [("pressed", 5)]
+    # host -> device: the device counts it, reports ERROR, and the link stays up
+    os.write(rig.slave_fd, b"\x03\x01\x02\x00")
+    assert rig.link.wait_for(lambda: rig.link.stats.device_errors >= 1, WAIT)
+    assert rig.device.garbled >= 1
+    assert rig.link.is_up
+
+
+def test_a_silent_device_takes_the_link_down_until_it_talks_again(
+    pty_pair: tuple[int, int],
+) -> None:
+    states: list[str] = []
+    with make_rig(pty_pair, SystemClock(), heartbeat_timeout=0.3) as r:
+        r.link.add_state_listener(lambda state, error: states.append(state))
+        assert r.link.wait_up(WAIT)
+        r.device.go_silent()
+        assert r.link.wait_for(lambda: r.link.state == "down", WAIT)
+        assert isinstance(r.link.error, LinkError)
+        assert isinstance(r.link.error, OSError)
+        assert "heartbeat" in str(r.link.error) and os.ttyname(r.slave_fd) in str(r.link.error)
+        assert r.link.stats.heartbeat_losses == 1
+        r.device.resume()
+        assert r.link.wait_up(WAIT)
+        assert r.link.error is None
+        assert r.link.stats.handshakes >= 2
+    assert states == ["up", "down", "up", "closed"]
+
+
+def test_firmware_with_another_protocol_never_comes_up(pty_pair: tuple[int, int]) -> None:
+    master, slave = pty_pair
+    with SimulatedCoprocessor(FdPort(master), protocol=1) as device:
+        device.protocol = 9
+        with CoprocessorLink(os.ttyname(slave), clock=SystemClock(), backoff=(0.05, 0.1)) as link:
+            assert link.wait_for(lambda: link.error is not None, WAIT)
+            assert "protocol 9" in str(link.error)
+            assert not link.is_up
+
+
+def test_an_unopenable_port_is_a_link_error_quoting_it(clock: FakeClock) -> None:
+    with pytest.raises(LinkError, match="kiothi-no-such-port") as info:
+        CoprocessorLink("/dev/kiothi-no-such-port", clock=clock)
+    assert info.value.__cause__ is not None
+
+
+def test_close_is_idempotent_and_sends_refuse_after_it(rig: Rig) -> None:
+    assert rig.link.wait_up(WAIT)
+    rig.link.close()
+    rig.link.close()
+    assert rig.link.state == "closed"
+    with pytest.raises(LinkError, match="closed"):
+        rig.link.send_brightness(3)
+
+
+# -- the firmware's own protocol logic, run on CPython against the real host link ------------
+
+
+class FirmwareHarness:
+    """firmware/kiothi_io/device.py on a pty master, ticked by a thread as main.py would."""
+
+    def __init__(self, master: int, device_module: object) -> None:
+        self.port = FdPort(master, timeout=0.005)
+        self.levels = 0
+        self.shown: list[tuple[bytes, int]] = []
+        self._stop = threading.Event()
+        self._start = time.monotonic()
+        self.device = device_module.Device(  # type: ignore[attr-defined]
+            write=self.port.write,
+            read_levels=lambda: self.levels,
+            ticks_ms=lambda: int((time.monotonic() - self._start) * 1000) & 0x3FFFFFFF,
+            ticks_diff=lambda a, b: ((a - b + 0x20000000) & 0x3FFFFFFF) - 0x20000000,
+            show=lambda rgb, b: self.shown.append((bytes(rgb), b)),
+            leds_per_ring=12,
+        )
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            data = self.port.read(4096)
+            if data:
+                self.device.feed(data)
+            self.device.tick()
+
+    def close(self) -> None:
+        self._stop.set()
+        self._thread.join(2.0)
+
+
+@pytest.fixture
+def firmware_device(monkeypatch: pytest.MonkeyPatch) -> Iterator[object]:
+    monkeypatch.syspath_prepend(str(ROOT / "firmware/kiothi_io"))
+    try:
+        yield importlib.import_module("device")
+    finally:
+        for name in ("device", "frames"):
+            sys.modules.pop(name, None)
+
+
+def test_the_firmware_logic_speaks_to_the_host_link(
+    pty_pair: tuple[int, int], clock: FakeClock, firmware_device: object
+) -> None:
+    master, slave = pty_pair
+    fw = FirmwareHarness(master, firmware_device)
+    arrived = threading.Event()
+    events: list[InputEvent] = []
+    layout = RingLayout(12)
+    try:
+        with (
+            CoprocessorLink(os.ttyname(slave), clock=clock) as link,
+            LinkPitInput(link, notify=arrived.set) as pits,
+            LinkPixelSink(link, layout, brightness=0.5, supply_milliamps=None) as sink,
+        ):
+            assert link.wait_up(WAIT), link.error
+            assert link.device is not None and link.device.leds_per_ring == 12
+            pits.start(events.append)
+            fw.levels = 1 << 12  # N3 pressed
+            assert arrived.wait(WAIT)
+            clock.advance(0.05)
+            pits.poll()
+            assert [(e.kind, e.pit) for e in events] == [("pressed", 12)]
+            sink.show(sink_frame(12))
+            assert link.wait_for(lambda: any(s[0][:3] == b"\x00\x00\x09" for s in fw.shown), WAIT)
+            rgb, brightness = next(s for s in fw.shown if s[0][:3] == b"\x00\x00\x09")
+            assert brightness == 128
+            assert rgb == bytes(v for c in layout.to_chain(sink_frame(12)) for v in c)
+            os.write(slave, b"\x02\xff\x00")  # garbage to the device: counted, ERROR back
+            assert link.wait_for(lambda: link.stats.device_errors >= 1, WAIT)
+            assert fw.device.rx_bad >= 1  # type: ignore[attr-defined]
+            assert link.is_up
+    finally:
+        fw.close()
+
+
+def sink_frame(leds: int) -> list[list[tuple[int, int, int]]]:
+    return [[(pit, k, 9) for k in range(leds)] for pit in range(20)]
+
+
+class UnpluggablePort(FdPort):
+    """A serial-like port on a dup of the pty slave whose reads fail once `unplugged` is set."""
+
+    def __init__(self, fd: int, unplugged: threading.Event) -> None:
+        super().__init__(os.dup(fd), close_fd=True)
+        self.unplugged = unplugged
+
+    def read(self, size: int = 1) -> bytes:
+        if self.unplugged.is_set():
+            raise OSError(5, "Input/output error")
+        return super().read(size)
+
+
+def test_a_failed_port_is_reopened_with_backoff(pty_pair: tuple[int, int]) -> None:
+    master, slave = pty_pair
+    unplugged = threading.Event()
+    opened: list[str] = []
+
+    def factory(url: str, **kwargs: object) -> UnpluggablePort:
+        opened.append(url)
+        if len(opened) == 2:  # the first reopen fails: the device is still re-enumerating
+            raise OSError(2, "No such file or directory")
+        unplugged.clear()
+        return UnpluggablePort(slave, unplugged)
+
+    with (
+        SimulatedCoprocessor(FdPort(master)),
+        CoprocessorLink(
+            "/dev/kiothi-io", clock=SystemClock(), serial_factory=factory, backoff=(0.02, 0.05)
+        ) as link,
+    ):
+        assert link.wait_up(WAIT)
+        unplugged.set()
+        assert link.wait_for(lambda: link.stats.reconnects == 1 and link.is_up, WAIT)
+        assert len(opened) == 3 and opened[0] == "/dev/kiothi-io"
+        assert link.stats.handshakes >= 2
