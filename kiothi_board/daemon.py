@@ -69,7 +69,7 @@ class Daemon:
         self._closed = False
         self._resources: list[Any] = []
         self.api: ApiServer | None = None
-        self._coprocessor: Any = None
+        self.link: Any = None  # the co-processor link, when the board uses one
         self.autoplay = autoplay
         self._next_auto = 0.0
         self._random = random.Random(seed)
@@ -105,15 +105,15 @@ class Daemon:
     # ------------------------------------------------------------------ construction
     def _link(self) -> Any:
         """The co-processor link, opened once and shared by its inputs and its LEDs."""
-        if self._coprocessor is None:
+        if self.link is None:
             from kiothi_board.hardware.link import CoprocessorLink
 
             board = self.config["board"]
-            self._coprocessor = CoprocessorLink(
+            self.link = CoprocessorLink(
                 board["port"], clock=self.clock, heartbeat_timeout=board["heartbeat_timeout"]
             )
-            self._resources.append(self._coprocessor)
-        return self._coprocessor
+            self._resources.append(self.link)
+        return self.link
 
     def _make_inputs(self) -> PitInput:
         board = self.config["board"]

@@ -44,7 +44,7 @@ def test_daemon_plays_through_the_coprocessor(tmp_path: Path) -> None:
     try:
         assert isinstance(daemon.inputs, LinkPitInput)
         assert isinstance(daemon.sink, LinkPixelSink)
-        assert daemon._coprocessor.wait_up(WAIT), daemon._coprocessor.error  # noqa: SLF001
+        assert daemon.link.wait_up(WAIT), daemon.link.error
         # The board's LEDs reach the device: a full chain of 20 × 16 colours.
         assert device.wait_for(lambda: len(device.frames) > 0, WAIT)
         assert len(device.frames[-1]) == 320
