@@ -14,15 +14,13 @@ thread that calls `poll()`, never in a gpiozero thread.
 from __future__ import annotations
 
 import logging
-import threading
-from collections import deque
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from kiothi_board.errors import ConfigError, LinkError
-from kiothi_board.hardware.debounce import DebouncedInputs
+from kiothi_board.hardware.edges import QueuedPitInput
 from kiothi_board.hardware.frames import PITS
-from kiothi_board.hardware.protocols import Clock, EventHandler, InputEvent
+from kiothi_board.hardware.protocols import Clock
 
 __all__ = ["DEFAULT_CONTROL_PINS", "DEFAULT_PIT_PINS", "GpioPitInput"]
 
@@ -39,7 +37,7 @@ DEFAULT_CONTROL_PINS: tuple[int, ...] = (2, 3, 27)
 """Control buttons 0…2 (GPIO3 also wakes a halted Pi, so control 1 doubles as power)."""
 
 
-class GpioPitInput:
+class GpioPitInput(QueuedPitInput):
     """A `PitInput` over 20 GPIO pins (pit order 0…19) and up to 4 control buttons."""
 
     def __init__(
@@ -79,26 +77,15 @@ class GpioPitInput:
             if key in seen:
                 raise ConfigError(f"pin {pin!r} is used twice in {everything!r}")
             seen.add(key)
-        holds = (hold_time,) if isinstance(hold_time, int | float) else tuple(hold_time)
-        try:
-            self._bank = DebouncedInputs(
-                PITS,
-                len(control_pins),
-                stable=debounce,
-                hold_times=holds,
-                stuck_time=stuck_time,
-                sensor=sensor,
-            )
-        except ValueError as exc:
-            raise ConfigError(str(exc)) from exc
-
-        self._clock = clock
-        self._notify = notify
-        self._lock = threading.Lock()
-        self._poll_lock = threading.RLock()
-        self._edges: deque[tuple[int, bool, float]] = deque()
-        self._handler: EventHandler | None = None
-        self._closed = False
+        super().__init__(
+            controls=len(control_pins),
+            clock=clock,
+            debounce=debounce,
+            hold_time=hold_time,
+            stuck_time=stuck_time,
+            sensor=sensor,
+            notify=notify,
+        )
         self._devices: list[Any] = []
         self.pins: tuple[PinName, ...] = tuple(pins)
         self.control_pins: tuple[PinName, ...] = tuple(control_pins)
@@ -134,60 +121,19 @@ class GpioPitInput:
         return on_edge
 
     def _edge(self, slot: int, level: bool) -> None:
-        t = self._clock.now()
-        with self._lock:
-            if self._closed:
-                return
-            self._edges.append((slot, level, t))
-        if self._notify is not None:
-            self._notify()
-
-    # -- PitInput ---------------------------------------------------------------------------
-
-    def start(self, handler: EventHandler) -> None:
-        """Deliver events to `handler` (from the thread that calls `poll()`)."""
-        with self._lock:
-            if self._closed:
-                raise LinkError("GpioPitInput.start() after close()")
-            if self._handler is not None:
-                raise RuntimeError("GpioPitInput.start() called twice")
-            self._handler = handler
-
-    def poll(self) -> None:
-        """Feed queued raw edges to the debouncers, run their timers to now, deliver events."""
-        with self._poll_lock:
-            with self._lock:
-                if self._closed or self._handler is None:
-                    return
-                edges = list(self._edges)
-                self._edges.clear()
-                handler = self._handler
-            events: list[InputEvent] = []
-            for slot, level, t in edges:
-                events.extend(self._bank.feed(slot, level, t))
-            events.extend(self._bank.advance(self._clock.now()))
-            events.sort(key=lambda e: e.time)
-            for event in events:
-                handler(event)
+        self._queue(((slot, level),))
 
     def close(self) -> None:
         """Release every pin; idempotent."""
+        if not self._close_queue():
+            return
         with self._lock:
-            if self._closed:
-                return
-            self._closed = True
-            self._edges.clear()
             devices, self._devices = self._devices, []
         for device in devices:
             try:
                 device.close()
             except Exception:  # closing must not stop the other pins from being released
                 log.warning("closing GPIO device %r failed", device, exc_info=True)
-
-    @property
-    def closed(self) -> bool:
-        """Whether `close()` has been called."""
-        return self._closed
 
     def __enter__(self) -> GpioPitInput:
         return self

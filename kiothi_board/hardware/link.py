@@ -25,17 +25,15 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields
 from typing import Any, Literal
 
 from kiothi_board.errors import ConfigError, LinkError
 from kiothi_board.hardware import cobs_frames as cf
-from kiothi_board.hardware.debounce import DebouncedInputs
-from kiothi_board.hardware.frames import PITS
+from kiothi_board.hardware.edges import QueuedPitInput
 from kiothi_board.hardware.layout import RingLayout, estimate_milliamps, limit_current
-from kiothi_board.hardware.protocols import RGB, Clock, EventHandler, Frame, InputEvent
+from kiothi_board.hardware.protocols import RGB, Clock, Frame
 
 __all__ = [
     "CoprocessorLink",
@@ -512,7 +510,7 @@ class CoprocessorLink:
                 log.exception("co-processor state listener %r failed", listener)
 
 
-class LinkPitInput:
+class LinkPitInput(QueuedPitInput):
     """A `PitInput` on a co-processor link: raw levels from INPUT and STATUS, debounced here.
 
     INPUT frames bring edges; every STATUS carries all levels, and any slot whose level
@@ -541,27 +539,17 @@ class LinkPitInput:
         """
         if not (isinstance(controls, int) and 0 <= controls <= 4):
             raise ConfigError(f"controls must be 0…4, got {controls!r}")
-        holds = (hold_time,) if isinstance(hold_time, int | float) else tuple(hold_time)
-        try:
-            self._bank = DebouncedInputs(
-                PITS,
-                controls,
-                stable=debounce,
-                hold_times=holds,
-                stuck_time=stuck_time,
-                sensor=sensor,
-            )
-        except ValueError as exc:
-            raise ConfigError(str(exc)) from exc
         self.link = link
-        self._clock = clock or link.clock
-        self._notify = notify
-        self._lock = threading.Lock()
-        self._poll_lock = threading.RLock()
-        self._edges: deque[tuple[int, bool, float]] = deque()
+        super().__init__(
+            controls=controls,
+            clock=clock or link.clock,
+            debounce=debounce,
+            hold_time=hold_time,
+            stuck_time=stuck_time,
+            sensor=sensor,
+            notify=notify,
+        )
         self._levels = [False] * len(self._bank)
-        self._handler: EventHandler | None = None
-        self._closed = False
         self.healed = 0
         """Edges first learnt from a STATUS heartbeat (their INPUT frame was lost)."""
         link.add_listener(self._on_message)
@@ -577,62 +565,18 @@ class LinkPitInput:
             healing = True
         else:
             return
-        t = self._clock.now()
-        queued = False
         with self._lock:
-            if self._closed:
-                return
-            for slot, level in changes:
-                if self._levels[slot] != level:
-                    self._levels[slot] = level
-                    self._edges.append((slot, level, t))
-                    queued = True
-                    if healing:
-                        self.healed += 1
-        if queued and self._notify is not None:
-            self._notify()
-
-    # -- PitInput ---------------------------------------------------------------------------
-
-    def start(self, handler: EventHandler) -> None:
-        """Deliver events to `handler` (from the thread that calls `poll()`)."""
-        with self._lock:
-            if self._closed:
-                raise LinkError(f"LinkPitInput on {self.link.port_url!r}: start() after close()")
-            if self._handler is not None:
-                raise RuntimeError("LinkPitInput.start() called twice")
-            self._handler = handler
-
-    def poll(self) -> None:
-        """Feed queued raw edges to the debouncers, run their timers to now, deliver events."""
-        with self._poll_lock:
-            with self._lock:
-                if self._closed or self._handler is None:
-                    return
-                edges = list(self._edges)
-                self._edges.clear()
-                handler = self._handler
-            events: list[InputEvent] = []
-            for slot, level, t in edges:
-                events.extend(self._bank.feed(slot, level, t))
-            events.extend(self._bank.advance(self._clock.now()))
-            events.sort(key=lambda e: e.time)
-            for event in events:
-                handler(event)
+            edges = [(slot, level) for slot, level in changes if self._levels[slot] != level]
+            for slot, level in edges:
+                self._levels[slot] = level
+            if healing:
+                self.healed += len(edges)
+        self._queue(edges)
 
     def close(self) -> None:
         """Stop listening (the link stays open); idempotent."""
-        with self._lock:
-            if self._closed:
-                return
-            self._closed = True
-            self._edges.clear()
-        self.link.remove_listener(self._on_message)
-
-    @property
-    def closed(self) -> bool:
-        """Whether `close()` has been called."""
-        return self._closed
+        if self._close_queue():
+            self.link.remove_listener(self._on_message)
 
     def __enter__(self) -> LinkPitInput:
         return self
