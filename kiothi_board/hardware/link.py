@@ -31,9 +31,10 @@ from typing import Any, Literal
 
 from kiothi_board.errors import ConfigError, LinkError
 from kiothi_board.hardware import cobs_frames as cf
+from kiothi_board.hardware.chain import LimitedChain
 from kiothi_board.hardware.edges import QueuedPitInput
-from kiothi_board.hardware.layout import RingLayout, estimate_milliamps, limit_current
-from kiothi_board.hardware.protocols import RGB, Clock, Frame
+from kiothi_board.hardware.layout import RingLayout
+from kiothi_board.hardware.protocols import Clock, Frame
 
 __all__ = [
     "CoprocessorLink",
@@ -588,7 +589,7 @@ class LinkPitInput(QueuedPitInput):
         return f"LinkPitInput({self.link!r}, controls={self._bank.controls!r})"
 
 
-class LinkPixelSink:
+class LinkPixelSink(LimitedChain):
     """A `PixelSink` whose chain hangs off the co-processor.
 
     Frames are mapped with the `RingLayout`, current-limited for `brightness` (which the
@@ -612,46 +613,21 @@ class LinkPixelSink:
         `brightness`, `max_brightness` and `supply_milliamps` mean what they mean for
         `NeoPixelRings`. Raises ConfigError for bad values.
         """
-        if not (0.0 < max_brightness <= 1.0):
-            raise ConfigError(f"max_brightness must be in (0, 1], got {max_brightness!r}")
-        if supply_milliamps is not None:
-            idle = estimate_milliamps([(0, 0, 0)] * layout.total_leds)
-            if not supply_milliamps > idle:
-                raise ConfigError(
-                    f"supply_milliamps {supply_milliamps!r} cannot even power "
-                    f"{layout.total_leds} dark LEDs (~{idle:.0f} mA)"
-                )
+        super().__init__(
+            layout,
+            brightness=brightness,
+            max_brightness=max_brightness,
+            supply_milliamps=supply_milliamps,
+        )
         self.link = link
-        self.layout = layout
-        self.max_brightness = float(max_brightness)
-        self.supply_milliamps = supply_milliamps
-        self._brightness = self._check_brightness(brightness)
         self._lock = threading.Lock()
         self._closed = False
         self._last: bytes = bytes(3 * layout.total_leds)
-        self.limited_frames = 0
         self.unsent_frames = 0
         """Frames shown while the link was down (remembered, sent on reconnect if latest)."""
         link.add_state_listener(self._on_state)
         if link.is_up:
             self._on_state("up", None)
-
-    def _check_brightness(self, value: float) -> float:
-        if not (isinstance(value, int | float) and 0.0 <= value <= 1.0):
-            raise ConfigError(f"brightness must be in [0, 1], got {value!r}")
-        if value > self.max_brightness:
-            log.warning("brightness %r capped at max_brightness %r", value, self.max_brightness)
-        return min(float(value), self.max_brightness)
-
-    @property
-    def leds_per_ring(self) -> int:
-        """LEDs in each ring."""
-        return self.layout.leds_per_ring
-
-    @property
-    def brightness(self) -> float:
-        """The global brightness in effect (after the cap)."""
-        return self._brightness
 
     def set_brightness(self, value: float) -> None:
         """Change the global brightness (capped at `max_brightness`) and send it if up."""
@@ -664,16 +640,10 @@ class LinkPixelSink:
 
     def show(self, frame: Frame) -> None:
         """Map, current-limit and send one frame; remembered only while the link is down."""
-        chain: list[RGB] = self.layout.to_chain(frame)
         with self._lock:
             if self._closed:
                 return
-            if self.supply_milliamps is not None:
-                limited = limit_current(chain, self.supply_milliamps, brightness=self._brightness)
-                if limited != chain:
-                    self.limited_frames += 1
-                chain = limited
-            rgb = bytes(v for colour in chain for v in colour)
+            rgb = bytes(v for colour in self._chain(frame) for v in colour)
             self._last = rgb
         if not self._send(lambda: self.link.send_leds(rgb)):
             self.unsent_frames += 1

@@ -16,7 +16,8 @@ from types import ModuleType
 from typing import Any
 
 from kiothi_board.errors import ConfigError, LinkError
-from kiothi_board.hardware.layout import RingLayout, estimate_milliamps, limit_current
+from kiothi_board.hardware.chain import LimitedChain
+from kiothi_board.hardware.layout import RingLayout
 from kiothi_board.hardware.protocols import Frame
 
 __all__ = ["PIXEL_ORDERS", "NeoPixelRings"]
@@ -27,7 +28,7 @@ PIXEL_ORDERS = tuple("".join(p) for p in permutations("RGB"))
 """Colour orders of 3-channel rings (most WS2812B rings are GRB)."""
 
 
-class NeoPixelRings:
+class NeoPixelRings(LimitedChain):
     """A `PixelSink` over a chain of NeoPixel rings."""
 
     def __init__(
@@ -49,24 +50,16 @@ class NeoPixelRings:
         LEDs (None: no limit). Raises ConfigError for bad values, LinkError if the LED
         driver cannot be opened (not a Pi, no permission, no such pin).
         """
-        if not (0.0 < max_brightness <= 1.0):
-            raise ConfigError(f"max_brightness must be in (0, 1], got {max_brightness!r}")
         if pixel_order not in PIXEL_ORDERS:
             raise ConfigError(f"pixel_order must be one of {PIXEL_ORDERS}, got {pixel_order!r}")
-        if supply_milliamps is not None:
-            idle = estimate_milliamps([(0, 0, 0)] * layout.total_leds)
-            if not supply_milliamps > idle:
-                raise ConfigError(
-                    f"supply_milliamps {supply_milliamps!r} cannot even power "
-                    f"{layout.total_leds} dark LEDs (~{idle:.0f} mA)"
-                )
-        self.layout = layout
-        self.max_brightness = float(max_brightness)
-        self.supply_milliamps = supply_milliamps
-        self._brightness = self._check_brightness(brightness)
+        super().__init__(
+            layout,
+            brightness=brightness,
+            max_brightness=max_brightness,
+            supply_milliamps=supply_milliamps,
+        )
         self._lock = threading.Lock()
         self._closed = False
-        self.limited_frames = 0
         try:
             neopixel = neopixel_module or importlib.import_module("neopixel")
             board: ModuleType | Any = board_module or importlib.import_module("board")
@@ -86,23 +79,6 @@ class NeoPixelRings:
         except Exception as exc:  # e.g. RuntimeError without root for the PWM/DMA driver
             raise LinkError(f"cannot open NeoPixels on {pin_name!r}: {exc}") from exc
 
-    def _check_brightness(self, value: float) -> float:
-        if not (isinstance(value, int | float) and 0.0 <= value <= 1.0):
-            raise ConfigError(f"brightness must be in [0, 1], got {value!r}")
-        if value > self.max_brightness:
-            log.warning("brightness %r capped at max_brightness %r", value, self.max_brightness)
-        return min(float(value), self.max_brightness)
-
-    @property
-    def leds_per_ring(self) -> int:
-        """LEDs in each ring."""
-        return self.layout.leds_per_ring
-
-    @property
-    def brightness(self) -> float:
-        """The global brightness in effect (after the cap)."""
-        return self._brightness
-
     def set_brightness(self, value: float) -> None:
         """Change the global brightness (capped at `max_brightness`); applies on next show."""
         checked = self._check_brightness(value)
@@ -113,16 +89,10 @@ class NeoPixelRings:
 
     def show(self, frame: Frame) -> None:
         """Map, current-limit and transmit one frame; ignored once closed."""
-        chain = self.layout.to_chain(frame)
         with self._lock:
             if self._closed:
                 return
-            if self.supply_milliamps is not None:
-                limited = limit_current(chain, self.supply_milliamps, brightness=self._brightness)
-                if limited != chain:
-                    self.limited_frames += 1
-                chain = limited
-            self._write(chain)
+            self._write(self._chain(frame))
 
     def _write(self, chain: list[tuple[int, int, int]]) -> None:
         try:
