@@ -20,6 +20,7 @@ from kiothi_board.rules import Position, Side, Variant, parse_opening, pit_name
 if TYPE_CHECKING:
     from kiothi_board.controller import Controller
     from kiothi_board.store.base import GameStore
+from kiothi_board.listeners import Listener, Listeners
 
 __all__ = [
     "BoardService",
@@ -31,8 +32,6 @@ __all__ = [
     "default_settings",
 ]
 
-Listener = Callable[[dict[str, Any]], None]
-"""Receives event dicts `{"type": ..., ...}`; called on the emitting thread, must not block."""
 
 PALETTE_NAMES = ("default", "colour-blind", "night")
 
@@ -199,7 +198,7 @@ class ControllerService:
         self._tap = tap
         self._leds = tap.leds_per_ring if tap is not None else leds_per_ring
         self._on_settings = on_settings
-        self._listeners: list[Listener] = []
+        self._listeners = Listeners()
         self._lock = threading.Lock()
         controller.add_listener(self._emit)
 
@@ -210,20 +209,14 @@ class ControllerService:
 
     def add_listener(self, listener: Listener) -> None:
         """Receive every controller event and the adapter's `input` events."""
-        with self._lock:
-            self._listeners.append(listener)
+        self._listeners.add(listener)
 
     def remove_listener(self, listener: Listener) -> None:
         """Stop sending events to `listener`."""
-        with self._lock:
-            if listener in self._listeners:
-                self._listeners.remove(listener)
+        self._listeners.remove(listener)
 
     def _emit(self, event: dict[str, Any]) -> None:
-        with self._lock:
-            listeners = list(self._listeners)
-        for fn in listeners:
-            fn(event)
+        self._listeners.emit(event)
 
     def new_game(
         self, mode: str, sides: str, level: int, pace: str, variant: dict[str, Any]
@@ -319,7 +312,7 @@ class FakeBoardService:
         """An idle board (no game)."""
         self._leds = leds_per_ring
         self._lock = threading.RLock()
-        self._listeners: list[Listener] = []
+        self._listeners = Listeners()
         self._pos: Position | None = None
         self._history: list[Position] = []
         self._actions: list[str] = []
@@ -339,21 +332,15 @@ class FakeBoardService:
 
     def add_listener(self, listener: Listener) -> None:
         """Receive events."""
-        with self._lock:
-            self._listeners.append(listener)
+        self._listeners.add(listener)
 
     def remove_listener(self, listener: Listener) -> None:
         """Stop receiving events."""
-        with self._lock:
-            if listener in self._listeners:
-                self._listeners.remove(listener)
+        self._listeners.remove(listener)
 
     def emit(self, event: dict[str, Any]) -> None:
         """Send an event to every listener (tests and the bench inject their own too)."""
-        with self._lock:
-            listeners = list(self._listeners)
-            for fn in listeners:
-                fn(event)
+        self._listeners.emit(event)
 
     # -- game -----------------------------------------------------------------------------
     def _need(self) -> Position:

@@ -11,7 +11,6 @@ to the store, and only then shown. `Controller.resume` replays the current game'
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -50,6 +49,7 @@ from kiothi_board.guide import (
     render,
 )
 from kiothi_board.hardware.protocols import Clock, InputEvent, PixelSink
+from kiothi_board.listeners import Listener, Listeners
 from kiothi_board.rules import OpeningAction, Side, Variant, parse_pit, pit_name
 from kiothi_board.store.base import GameStore
 
@@ -59,8 +59,6 @@ __all__ = ["CHORDS", "CONTROLS", "Controller", "ControllerError", "Listener"]
 class ControllerError(KiothiError, RuntimeError):
     """An API call that does not fit the game's state (no game, not the human's turn)."""
 
-
-Listener = Callable[[dict[str, Any]], None]
 
 # Two-pit chords (RULES.md names) and the command each fires when held; see docs/controls.md.
 CHORDS: dict[frozenset[int], str] = {
@@ -123,7 +121,7 @@ class Controller:
         self._flow = flow_seconds
         self._over_seconds = over_seconds
         self._lock = threading.RLock()
-        self._listeners: list[Listener] = []
+        self._listeners = Listeners()
         self._game: Game | None = None
         self._game_id: int | None = None
         self._seq = 0
@@ -174,18 +172,14 @@ class Controller:
     # ------------------------------------------------------------------ listeners
     def add_listener(self, listener: Listener) -> None:
         """Receive every API event dict (`position`, `guide`, `move`, `capture`, …)."""
-        with self._lock:
-            self._listeners.append(listener)
+        self._listeners.add(listener)
 
     def remove_listener(self, listener: Listener) -> None:
         """Stop sending events to `listener`."""
-        with self._lock:
-            if listener in self._listeners:
-                self._listeners.remove(listener)
+        self._listeners.remove(listener)
 
     def _emit(self, event: dict[str, Any]) -> None:
-        for fn in list(self._listeners):
-            fn(event)
+        self._listeners.emit(event)
 
     # ------------------------------------------------------------------ API methods
     def new_game(

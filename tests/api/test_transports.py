@@ -207,7 +207,7 @@ def test_a_serial_port_that_cannot_open_fails_start_and_frees_the_rest(
     cfg = {"tcp_port": 0, "web_port": None, "serial": ["/dev/kiothi-no-such-port"]}
     with pytest.raises(LinkError, match="kiothi-no-such-port"):
         start_api(fake_service, cfg)
-    assert fake_service._listeners == []  # the dispatcher let go of the service
+    assert not fake_service._listeners  # the dispatcher let go of the service
 
 
 def test_serial_peer_hangup_is_survived(fake_service: FakeBoardService) -> None:
