@@ -151,13 +151,17 @@ class Daemon:
                 self._resources.append(inputs)
                 return inputs
             except (LinkError, ImportError) as exc:
-                if choice == "gpio":
-                    raise LinkError(f"pit inputs: cannot open the GPIO pins: {exc}") from exc
-                log.warning("no board found (%s): running the simulator's pit inputs", exc)
-                self.simulated = True
+                self._no_hardware(exc, "the GPIO pit inputs", required=choice == "gpio")
         fake = FakePitInput(self.clock)
         self._resources.append(fake)
         return fake
+
+    def _no_hardware(self, exc: Exception, what: str, *, required: bool) -> None:
+        """A missing driver: an error when the config asks for it, else a loud fallback."""
+        if required:
+            raise LinkError(f"cannot open {what}: {exc}") from exc
+        log.warning("no board found (cannot open %s: %s): running the simulator", what, exc)
+        self.simulated = True
 
     def _layout(self) -> Any:
         from kiothi_board.hardware.layout import RingLayout
@@ -202,10 +206,7 @@ class Daemon:
                 self._resources.append(rings)
                 return rings
             except (LinkError, ImportError) as exc:
-                if choice == "neopixel":
-                    raise LinkError(f"LED rings: cannot drive the NeoPixels: {exc}") from exc
-                log.warning("no LED rings found (%s): running the simulator's rings", exc)
-                self.simulated = True
+                self._no_hardware(exc, "the NeoPixel rings", required=choice == "neopixel")
         sink = FakePixelSink(leds["leds_per_ring"], keep=4)
         self._resources.append(sink)
         return sink
