@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import weakref
 from concurrent.futures import CancelledError
 
 from kiothi_board.ai import AIPlayer, Thinking
@@ -56,25 +57,24 @@ def ai_factory(seed: int = 0) -> AIFactory:
 
 
 class AIFactory:
-    """Makes (and remembers, to close them) the AI opponents of each level."""
+    """Makes the AI opponents of each level, and stops them all on shutdown.
+
+    Every call makes a new player, so a hint never cancels the game's own search; players
+    the controller has dropped (old games, answered hints) are garbage-collected.
+    """
 
     def __init__(self, seed: int = 0) -> None:
         """Seed every opponent made."""
         self._seed = seed
-        self._made: list[AIOpponent] = []
+        self._made: weakref.WeakSet[AIOpponent] = weakref.WeakSet()
 
     def __call__(self, level: int) -> AIOpponent:
         """An opponent at `level`."""
         opponent = AIOpponent(level, self._seed)
-        self._made.append(opponent)
-        if len(self._made) > 8:  # old games' opponents: stop their threads, drop them
-            for old in self._made[:-8]:
-                old.close()
-            del self._made[:-8]
+        self._made.add(opponent)
         return opponent
 
     def close(self) -> None:
-        """Stop every opponent's search."""
-        for opponent in self._made:
+        """Stop every live opponent's search."""
+        for opponent in list(self._made):
             opponent.close()
-        self._made.clear()

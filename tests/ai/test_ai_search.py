@@ -176,3 +176,17 @@ def test_deadline_respected_with_a_fake_clock() -> None:
 
 def test_material_evaluator_is_zero() -> None:
     assert make_evaluator(BASELINE)(123, 0, 0) == 0
+
+
+def test_reused_tables_do_not_fake_a_solved_search() -> None:
+    # Regression: TT values resting on a horizon once made whole subtrees "solved".
+    for pos in random_positions(6, 17):
+        board, sown, side = pos.packed
+        shared = Searcher(weights=BASELINE, extensions=0)
+        shared.search(board, sown, side, max_depth=3, rep_limit=3)
+        again = shared.search(board, sown, side, max_depth=5, rep_limit=3)
+        fresh = Searcher(weights=BASELINE, extensions=0).search(
+            board, sown, side, max_depth=5, rep_limit=3
+        )
+        assert again.score == fresh.score == minimax(board, sown, side, 5)
+        assert again.depth == 5

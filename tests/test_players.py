@@ -1,0 +1,42 @@
+"""The real AI behind the controller's Opponent protocol."""
+
+from __future__ import annotations
+
+import time
+
+from kiothi_board.controller import Opponent, OpponentHandle
+from kiothi_board.players import AIFactory, AIHandle
+from kiothi_board.rules import OpeningAction, Position, Variant
+
+
+def wait_done(handle: AIHandle, seconds: float = 10.0) -> None:
+    deadline = time.monotonic() + seconds
+    while not handle.done():
+        assert time.monotonic() < deadline, "the AI did not answer in time"
+        handle._thinking.join(0.01)  # wait on the worker thread, not a bare sleep
+
+
+def test_ai_opponent_answers_moves_and_openings_off_thread() -> None:
+    factory = AIFactory(seed=1)
+    opponent = factory(1)
+    assert isinstance(opponent, Opponent)
+    opening = opponent.start(Position.initial())
+    assert isinstance(opening, OpponentHandle)
+    wait_done(opening)
+    assert isinstance(opening.result(), OpeningAction)
+    pos = Position.initial(Variant(V2=True))
+    handle = opponent.start(pos)
+    wait_done(handle)
+    assert handle.result() in pos.legal_moves()
+    handle.cancel()  # after the fact: harmless
+    factory.close()
+
+
+def test_cancel_and_each_call_is_a_new_player() -> None:
+    factory = AIFactory(seed=2)
+    a, b = factory(6), factory(6)
+    assert a is not b and a.player is not b.player, "a hint must not cancel the game's search"
+    handle = a.start(Position.initial(Variant(V2=True)))
+    handle.cancel()
+    handle.cancel()  # idempotent
+    factory.close()
