@@ -9,6 +9,8 @@ from __future__ import annotations
 import json
 import pathlib
 
+from kiothi_board.api.dispatcher import TOPICS
+
 out = pathlib.Path("docs/api/schemas")
 out.mkdir(parents=True, exist_ok=True)
 for f in out.glob("*.json"):
@@ -242,21 +244,7 @@ def args(props, required=()):
     }
 
 
-topics = [
-    "position",
-    "guide",
-    "move",
-    "capture",
-    "game_over",
-    "input",
-    "health",
-    "new_game",
-    "wrong",
-    "hint",
-    "error",
-    "settings",
-    "frame",
-]
+topics = list(TOPICS)
 cmds = {
     "hello": (
         args(
