@@ -175,7 +175,32 @@ class FrameTap:
 
 
 # --------------------------------------------------------------------------- adapter
-class ControllerService:
+class _EventSource:
+    """The listener list and ring size both services expose to the dispatcher."""
+
+    def __init__(self, leds_per_ring: int) -> None:
+        self._leds = leds_per_ring
+        self._listeners = Listeners()
+
+    @property
+    def leds_per_ring(self) -> int:
+        """LEDs in each ring."""
+        return self._leds
+
+    def add_listener(self, listener: Listener) -> None:
+        """Receive every event the board emits."""
+        self._listeners.add(listener)
+
+    def remove_listener(self, listener: Listener) -> None:
+        """Stop sending events to `listener`."""
+        self._listeners.remove(listener)
+
+    def emit(self, event: dict[str, Any]) -> None:
+        """Send an event to every listener (tests and the bench inject their own too)."""
+        self._listeners.emit(event)
+
+
+class ControllerService(_EventSource):
     """`BoardService` over the real controller, its store and the optional frame tap.
 
     Settings (palette, brightness and new-game defaults) live in the store's settings
@@ -195,28 +220,11 @@ class ControllerService:
         """Adapt `controller`; `store` serves settings and games."""
         self._ctl = controller
         self._store = store
+        super().__init__(tap.leds_per_ring if tap is not None else leds_per_ring)
         self._tap = tap
-        self._leds = tap.leds_per_ring if tap is not None else leds_per_ring
         self._on_settings = on_settings
-        self._listeners = Listeners()
         self._lock = threading.Lock()
-        controller.add_listener(self._emit)
-
-    @property
-    def leds_per_ring(self) -> int:
-        """LEDs in each ring."""
-        return self._leds
-
-    def add_listener(self, listener: Listener) -> None:
-        """Receive every controller event and the adapter's `input` events."""
-        self._listeners.add(listener)
-
-    def remove_listener(self, listener: Listener) -> None:
-        """Stop sending events to `listener`."""
-        self._listeners.remove(listener)
-
-    def _emit(self, event: dict[str, Any]) -> None:
-        self._listeners.emit(event)
+        controller.add_listener(self.emit)
 
     def new_game(
         self, mode: str, sides: str, level: int, pace: str, variant: dict[str, Any]
@@ -281,7 +289,7 @@ class ControllerService:
         self._store.save_settings(all_settings)
         if self._on_settings is not None:
             self._on_settings(copy.deepcopy(merged))
-        self._emit({"type": "settings", "settings": merged})
+        self.emit({"type": "settings", "settings": merged})
         return merged
 
     def list_games(self, limit: int, offset: int) -> list[dict[str, Any]]:
@@ -300,7 +308,7 @@ class ControllerService:
 _FAKE_COLOURS: dict[str, RGB] = {"S": (255, 140, 0), "N": (0, 120, 255), "off": (0, 0, 0)}
 
 
-class FakeBoardService:
+class FakeBoardService(_EventSource):
     """A rules-only board for tests and benchmarks: no guide steps, moves apply at once.
 
     Emits the controller's event shapes (`new_game`, `position`, `guide`, `move`,
@@ -310,9 +318,8 @@ class FakeBoardService:
 
     def __init__(self, leds_per_ring: int = 16) -> None:
         """An idle board (no game)."""
-        self._leds = leds_per_ring
+        super().__init__(leds_per_ring)
         self._lock = threading.RLock()
-        self._listeners = Listeners()
         self._pos: Position | None = None
         self._history: list[Position] = []
         self._actions: list[str] = []
@@ -324,23 +331,6 @@ class FakeBoardService:
         self._check = False
         self._ended: str | None = None
         self.calls: list[tuple[str, tuple[Any, ...]]] = []
-
-    @property
-    def leds_per_ring(self) -> int:
-        """LEDs in each ring."""
-        return self._leds
-
-    def add_listener(self, listener: Listener) -> None:
-        """Receive events."""
-        self._listeners.add(listener)
-
-    def remove_listener(self, listener: Listener) -> None:
-        """Stop receiving events."""
-        self._listeners.remove(listener)
-
-    def emit(self, event: dict[str, Any]) -> None:
-        """Send an event to every listener (tests and the bench inject their own too)."""
-        self._listeners.emit(event)
 
     # -- game -----------------------------------------------------------------------------
     def _need(self) -> Position:
