@@ -11,6 +11,7 @@ from __future__ import annotations
 import threading
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
+from typing import Self
 
 from kiothi_board.errors import ConfigError, LinkError
 from kiothi_board.hardware.debounce import DebouncedInputs
@@ -114,3 +115,13 @@ class QueuedPitInput:
     def closed(self) -> bool:
         """Whether `close()` has been called."""
         return self._closed
+
+    def close(self) -> None:
+        """Stop delivering events; subclasses also release their hardware. Idempotent."""
+        self._close_queue()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

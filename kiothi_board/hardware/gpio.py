@@ -135,11 +135,5 @@ class GpioPitInput(QueuedPitInput):
             except Exception:  # closing must not stop the other pins from being released
                 log.warning("closing GPIO device %r failed", device, exc_info=True)
 
-    def __enter__(self) -> GpioPitInput:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
     def __repr__(self) -> str:
         return f"GpioPitInput({list(self.pins)!r}, control_pins={list(self.control_pins)!r})"

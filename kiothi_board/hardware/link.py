@@ -579,12 +579,6 @@ class LinkPitInput(QueuedPitInput):
         if self._close_queue():
             self.link.remove_listener(self._on_message)
 
-    def __enter__(self) -> LinkPitInput:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
     def __repr__(self) -> str:
         return f"LinkPitInput({self.link!r}, controls={self._bank.controls!r})"
 
