@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import math
 import random
 import sys
+from concurrent.futures import ProcessPoolExecutor
 
 from kiothi_board.ai.evaluation import TUNED, Weights
 from kiothi_board.ai.match import load_openings
@@ -51,6 +53,62 @@ def score(wa: Weights, wb: Weights, depth: int, plies: int, pairs: int) -> float
         total += play(wa, wb, op, True, depth, plies)
         total += play(wa, wb, op, False, depth, plies)
     return total / (2 * len(openings))
+
+
+def parse_weights(text: str, base: Weights) -> Weights:
+    """`base` with the changes in `text` ("mobility=16,tempo=20,pile=0") applied."""
+    names = {f.name for f in dataclasses.fields(Weights)}
+    changes: dict[str, int] = {}
+    for item in text.split(","):
+        name, sep, value = item.strip().partition("=")
+        if not sep or name not in names:
+            raise ValueError(f"bad weight {item!r}: expected NAME=INT with NAME in {sorted(names)}")
+        changes[name] = int(value)
+    return dataclasses.replace(base, **changes)
+
+
+def interval(scores: list[float]) -> tuple[float, float]:
+    """Mean score and the half-width of its 95 % interval (normal approximation)."""
+    n = len(scores)
+    mean = sum(scores) / n
+    if n < 2:
+        return mean, 1.0
+    var = sum((x - mean) ** 2 for x in scores) / (n - 1)
+    return mean, 1.96 * math.sqrt(var / n)
+
+
+def _versus_game(args: tuple[Weights, Weights, tuple[str, str], bool, int, int]) -> float:
+    return play(*args)
+
+
+def versus(
+    wa: Weights, wb: Weights, depths: list[int], plies: int, pairs: int, jobs: int
+) -> dict[int, list[float]]:
+    """`wa`'s game scores against `wb` at each fixed depth: every suite pair, both colours."""
+    openings = load_openings(None)[:pairs]
+    games = [
+        (wa, wb, op, south, d, plies) for d in depths for op in openings for south in (True, False)
+    ]
+    if jobs > 1:
+        with ProcessPoolExecutor(jobs) as ex:
+            results = list(ex.map(_versus_game, games))
+    else:
+        results = [_versus_game(g) for g in games]
+    out: dict[int, list[float]] = {d: [] for d in depths}
+    for g, r in zip(games, results, strict=True):
+        out[g[4]].append(r)
+    return out
+
+
+def report(scores: list[float], label: str) -> str:
+    """One line: W-D-L, score and its 95 % interval."""
+    mean, half = interval(scores)
+    w, d, lost = scores.count(1.0), scores.count(0.5), scores.count(0.0)
+    return (
+        f"{label}: {len(scores)} games {w}-{d}-{lost} "
+        f"score {100 * mean:.1f} % (95 %: {100 * max(0.0, mean - half):.1f} … "
+        f"{100 * min(1.0, mean + half):.1f})"
+    )
 
 
 def make_suite(path: str, count: int = 24, seed: int = 2026) -> int:
@@ -94,7 +152,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pairs", type=int, default=12)
     parser.add_argument("--rounds", type=int, default=1)
     parser.add_argument("--suite", metavar="FILE", help="only write the opening suite to FILE")
+    parser.add_argument(
+        "--versus",
+        metavar="CHANGES",
+        help="only play TUNED with CHANGES (e.g. mobility=16,tempo=20) against TUNED",
+    )
+    parser.add_argument("--depths", default="4", help="fixed depths for --versus (e.g. 4,5,6)")
+    parser.add_argument("--jobs", type=int, default=1, help="processes for --versus")
     args = parser.parse_args(argv)
+    if args.versus:
+        cand = parse_weights(args.versus, TUNED)
+        depths = [int(d) for d in args.depths.split(",")]
+        print(f"candidate: {cand}\nagainst:   {TUNED}", flush=True)
+        by_depth = versus(cand, TUNED, depths, args.plies, args.pairs, args.jobs)
+        for d, scores in by_depth.items():
+            print(report(scores, f"depth {d}"))
+        print(report([x for s in by_depth.values() for x in s], "all"))
+        return 0
     if args.suite:
         tries = make_suite(args.suite)
         print(f"wrote {args.suite} ({tries} pairs tried)")
