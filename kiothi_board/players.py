@@ -51,11 +51,6 @@ class AIOpponent:
         self.player.close()
 
 
-def ai_factory(seed: int = 0) -> AIFactory:
-    """The opponent factory the daemon gives the controller."""
-    return AIFactory(seed)
-
-
 class AIFactory:
     """Makes the AI opponents of each level, and stops them all on shutdown.
 

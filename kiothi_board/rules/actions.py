@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -102,8 +101,3 @@ def parse_opening(text: str) -> OpeningAction:
 def format_opening(action: OpeningAction) -> str:
     """The text notation of an opening action."""
     return str(action)
-
-
-def opening_from_lifts(lifts: Sequence[Lift]) -> OpeningAction:
-    """An opening action from a sequence of lifts (empty: pass)."""
-    return OpeningAction(tuple(lifts))

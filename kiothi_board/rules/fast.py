@@ -16,8 +16,6 @@ from kiothi_board.rules.board import PITS, ROW, SEEDS
 from kiothi_board.rules.variant import Variant
 
 MAX_LAPS = 1000  # R6: the first lap and 999 relays
-FULL = (1 << (8 * PITS)) - 1
-ROW_MASK = ((1 << (8 * ROW)) - 1, ((1 << (8 * ROW)) - 1) << (8 * ROW))
 _KEY_STRIDE = 64  # table index of a lap: (lift pit << 6) | seeds, seeds ≤ 60
 
 SowFn = Callable[[int, int, int, int], "tuple[int, int, int] | None"]
@@ -68,12 +66,11 @@ class Engine:
     Get one with `engine_for(variant)`; it is immutable and shared.
     """
 
-    __slots__ = ("leftmost", "nonempty", "sow", "variant")
+    __slots__ = ("nonempty", "sow", "variant")
 
     def __init__(self, variant: Variant) -> None:
         self.variant = variant
         self.sow: SowFn = _make_sow(variant)
-        self.leftmost = (0, ROW)
         # Row bytes mapped to 0/1 by `bytes.translate`, then to the tuple of non-empty pits.
         self.nonempty: tuple[dict[bytes, tuple[int, ...]], dict[bytes, tuple[int, ...]]] = (
             _nonempty_table(0),

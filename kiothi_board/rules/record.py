@@ -53,7 +53,8 @@ class GameRecord:
         """
         pos = Position.initial(self.variant)
         yield -1, "", pos
-        for i, action in enumerate(self._steps()):
+        steps: list[OpeningAction | int] = [*self.opening, *self.moves]
+        for i, action in enumerate(steps):
             text = str(action) if isinstance(action, OpeningAction) else pit_name(action)
             try:
                 if isinstance(action, OpeningAction):
@@ -67,9 +68,6 @@ class GameRecord:
             except IllegalMoveError as exc:
                 raise IllegalMoveError(f"action {i} ({text}) is illegal: {exc}") from exc
             yield i, text, pos
-
-    def _steps(self) -> list[OpeningAction | int]:
-        return [*self.opening, *self.moves]
 
     def final(self) -> Position:
         """The position after every action (raises IllegalMoveError like `replay`)."""
