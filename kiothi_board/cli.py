@@ -17,6 +17,10 @@ _DELEGATED = {
     "engine": ("kiothi_board.ai.protocol:main", "speak the engine protocol on stdin/stdout"),
     "match": ("kiothi_board.ai.match:main", "play two engines against each other"),
     "run": ("kiothi_board.daemon:main", "run the board daemon (--sim: the simulator)"),
+    "fleet": (
+        "kiothi_board.fleet.dashboard:main",
+        "a web dashboard of every board on an MQTT broker",
+    ),
     "guide-pictures": (
         "kiothi_board.guide.render:main",
         "draw every LED guide cue as PNG pictures (for docs/led-guide.md)",
