@@ -137,7 +137,7 @@ class FleetHub:
         host, port, tls = parse_broker_url(self.url)
         client = self._factory() if self._factory else self._paho(tls)
         client.on_connect = self._on_connect
-        client.on_disconnect = lambda *a: self.connected.clear()
+        client.on_disconnect = self._on_disconnect
         client.on_message = self._on_message
         client.reconnect_delay_set(min_delay=1, max_delay=10)
         client.connect_async(host, port, keepalive=30)
@@ -185,7 +185,19 @@ class FleetHub:
             return
         client.subscribe(f"{self.prefix}/+/#", qos=1)
         self.connected.set()
+        self.listeners.emit({"type": "boards", "boards": self.boards(), "broker": True})
         log.info("fleet: watching %s/+/# on %s", self.prefix, self.url.split("@")[-1])
+
+    def _on_disconnect(self, *args: Any) -> None:
+        """Without the broker nothing is known: every board is `unknown` until it speaks."""
+        if not self.connected.is_set():
+            return
+        self.connected.clear()
+        log.warning("fleet: lost the broker; reconnecting")
+        with self._lock:
+            for view in self._boards.values():
+                view.status = "unknown"
+        self.listeners.emit({"type": "boards", "boards": self.boards(), "broker": False})
 
     def _on_message(self, client: Any, userdata: Any, message: Any) -> None:
         rest = message.topic[len(self.prefix) + 1 :].split("/", 1)

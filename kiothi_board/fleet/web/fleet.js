@@ -161,6 +161,8 @@
         boards.clear();
         for (const b of msg.boards) boards.set(b.board, b);
         if (msg.role) setRole(msg.role);
+        if (msg.broker === false) say("The dashboard lost the broker: boards show as unknown until it is back.");
+        if (msg.broker === true) say("");
         render();
       } else if (msg.type === "board") {
         boards.set(msg.board.board, msg.board);
