@@ -31,6 +31,7 @@ _BENCHES = {
     "ai": "kiothi_board.ai.bench:main",
     "guide": "kiothi_board.controller.bench:main",
     "api": "kiothi_board.api.bench:main",
+    "fleet": "kiothi_board.tools.bench_fleet:main",
 }
 
 

@@ -246,7 +246,7 @@ class MqttAdapter:
     def _on_disconnect(
         self, client: Any, userdata: Any, flags: Any, reason: Any, props: Any
     ) -> None:
-        if self.connected.is_set():
+        if self.connected.is_set() and not self._stop.is_set():
             self.reconnects += 1
             log.warning("mqtt: broker connection lost (%s); reconnecting", reason)
         self.connected.clear()

@@ -1,0 +1,1 @@
+"""Programs built on the layers: benchmarks, match, tune, generators, doctor."""
