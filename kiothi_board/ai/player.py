@@ -326,7 +326,7 @@ class AIPlayer:
             position,
             self._searcher(position),
             budget=max(budget - SAFETY, 0.001),
-            clock=self.clock.now,
+            clock=self.clock,
             stop=stop,
             max_depth=min(max(depth_cap, 2), 8),
             pick=pick,
