@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 from kiothi_board.hardware.clock import FAKE_EPOCH, FakeClock, SystemClock
@@ -15,6 +16,7 @@ CLOCK_READS = {("time", "time"), ("time", "monotonic"), ("time", "perf_counter")
 MAY_READ_THE_CLOCK = {"hardware/clock.py", "hardware/link_sim.py", "daemon.py"}
 
 
+@functools.cache
 def _sources() -> list[tuple[str, ast.Module]]:
     return [
         (path.relative_to(PACKAGE).as_posix(), ast.parse(path.read_text("utf-8")))
