@@ -8,11 +8,12 @@ import signal
 import socket
 import subprocess
 import sys
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+
+from tests.conftest import wait_until as poll_until
 
 USERS = {
     "staff": "staff-secret-pass",  # may read everything and command every board
@@ -40,12 +41,9 @@ def free_port() -> int:
 
 
 def wait_until(pred: Callable[[], object], timeout: float, what: str) -> None:
-    """Poll `pred` until it is true; a failure names what was awaited."""
-    deadline = time.monotonic() + timeout
-    while not pred():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {timeout} s waiting for {what}")
-        time.sleep(0.05)
+    """The shared poll (tests/conftest.py), failing with what was awaited."""
+    if not poll_until(pred, timeout):
+        raise AssertionError(f"timed out after {timeout} s waiting for {what}")
 
 
 class Broker:
