@@ -17,6 +17,8 @@ _DELEGATED = {
     "engine": ("kiothi_board.ai.protocol:main", "speak the engine protocol on stdin/stdout"),
     "match": ("kiothi_board.ai.match:main", "play two engines against each other"),
     "run": ("kiothi_board.daemon:main", "run the board daemon (--sim: the simulator)"),
+    "pinout": ("kiothi_board.tools.pinout:main", "print and check a pin map (and --write-docs)"),
+    "bom": ("kiothi_board.tools.bom:main", "bill of materials and LED power budget"),
     "guide-pictures": (
         "kiothi_board.guide.render:main",
         "draw every LED guide cue as PNG pictures (for docs/led-guide.md)",

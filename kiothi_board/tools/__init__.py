@@ -1,0 +1,1 @@
+"""Tools run from the command line: doctor, pin map, bill of materials, firmware."""
