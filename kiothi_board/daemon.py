@@ -191,12 +191,13 @@ class Daemon:
             )
             self._resources.append(link_sink)
             return link_sink
-        if choice in ("neopixel", "auto"):
+        if choice in ("neopixel", "neopixel-pwm", "auto"):
             try:
                 from kiothi_board.hardware.neopixel import NeoPixelRings
 
                 rings: PixelSink = NeoPixelRings(
                     self._layout(),
+                    bus="pwm" if choice == "neopixel-pwm" else "spi",
                     pin_name=leds["pin"],
                     brightness=leds["brightness"],
                     max_brightness=leds["max_brightness"],
@@ -206,7 +207,7 @@ class Daemon:
                 self._resources.append(rings)
                 return rings
             except (LinkError, ImportError) as exc:
-                self._no_hardware(exc, "the NeoPixel rings", required=choice == "neopixel")
+                self._no_hardware(exc, "the NeoPixel rings", required=choice != "auto")
         sink = FakePixelSink(leds["leds_per_ring"], keep=4)
         self._resources.append(sink)
         return sink
