@@ -19,6 +19,7 @@ _DELEGATED = {
     "run": ("kiothi_board.daemon:main", "run the board daemon (--sim: the simulator)"),
     "pinout": ("kiothi_board.tools.pinout:main", "print and check a pin map (and --write-docs)"),
     "bom": ("kiothi_board.tools.bom:main", "bill of materials and LED power budget"),
+    "doctor": ("kiothi_board.tools.doctor:main", "self-test: pins, store, link, LEDs, each pit"),
     "firmware": ("kiothi_board.tools.firmware:main", "firmware install: copy it to a Pico"),
     "guide-pictures": (
         "kiothi_board.guide.render:main",
