@@ -144,7 +144,7 @@ def test_doctor_finds_the_stuck_dead_and_crossed_pins_on_gpio(
     assert "FAILED: pits" in report(list(checks.values()))
     from gpiozero import DigitalInputDevice
 
-    DigitalInputDevice(PINS[0], pin_factory=mock_factory).close()  # released: claimable again
+    DigitalInputDevice(PINS[0], pull_up=True, pin_factory=mock_factory).close()  # released
 
 
 def test_a_healthy_gpio_board_passes(mock_factory: Any, clock: FakeClock, pi_root: Path) -> None:
