@@ -74,6 +74,16 @@ def function_table(pin_map: PinMap) -> str:
         lines.append("| Controls | — | — (none in this map) |")
     for gpio, why in sorted(pin_map.reserved().items()):
         lines.append(f"| kept free: {why} | {gpio} | {header[gpio]} |")
+    used = {gpio for _, gpio in pin_map.assignments()}
+    if pin_map.leds != "pwm":
+        for gpio in pin_map.header.reserved.get("pwm", {}):
+            if gpio not in used:
+                lines.append(
+                    f"| free: the PWM LED option (`neopixel-pwm`) or one control | {gpio} "
+                    f"| {header[gpio]} |"
+                )
+    grounds = ", ".join(str(n) for n, what in sorted(pin_map.header.power.items()) if what == "GND")
+    lines.append(f"| Ground | — | {grounds} |")
     return "\n".join(lines) + "\n"
 
 
