@@ -86,6 +86,7 @@ class Doctor:
                 doctor_checks.versions(self.config),
                 Check("config", "ok", f"{self.config.source}: valid"),
                 self.pin_map(),
+                doctor_checks.pin_factory(self.config, self.model, self.pin_factory),
                 doctor_checks.spi(self.config, self.root, self.model),
                 self.store(),
                 self.link_check(),

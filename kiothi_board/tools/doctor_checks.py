@@ -91,6 +91,25 @@ def versions(config: Config) -> Check:
     return Check("versions", "warn" if missing else "ok", detail, {"packages": found})
 
 
+def pin_factory(config: Config, model: str | None, injected: Any) -> Check:
+    """Which gpiozero pin factory the GPIO inputs get (lgpio on Bookworm, Pi 5 included)."""
+    if config["board"]["input"] not in ("gpio", "auto"):
+        return Check("gpio", "skip", f"board.input = {config['board']['input']}")
+    if injected is not None:
+        return Check("gpio", "ok", f"pin factory {type(injected).__name__} (injected)")
+    if model is None:
+        return Check("gpio", "skip", "not a Raspberry Pi (no /proc/device-tree/model)")
+    try:
+        from gpiozero import Device  # type: ignore[import-untyped]  # lazy: a Pi library
+
+        factory = Device._default_pin_factory()
+    except Exception as exc:  # ImportError, BadPinFactory
+        return Check("gpio", "fail", f"no gpiozero pin factory: {exc} (pip install lgpio)")
+    name = type(factory).__name__
+    status: Status = "ok" if name == "LGPIOFactory" or model != "pi5" else "fail"
+    return Check("gpio", status, f"pin factory {name} on {model}")
+
+
 def spi(config: Config, root: Path, model: str | None) -> Check:
     """SPI0 enabled, spidev's buffer big enough for one frame, the core clock fixed."""
     output = config["leds"]["output"]

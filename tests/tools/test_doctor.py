@@ -131,6 +131,7 @@ def test_doctor_finds_the_stuck_dead_and_crossed_pins_on_gpio(
     assert checks["spi"].status == "warn" and "spidev.bufsiz=32768" in checks["spi"].detail
     assert checks["store"].status == "ok" and "integrity ok" in checks["store"].detail
     assert checks["link"].status == "skip"
+    assert checks["gpio"].detail == "pin factory MockFactory (injected)"
     # the LED walk: each ring alone, then all at the cap, then dark
     leds = checks["leds"]
     assert leds.status == "ok" and leds.data["all_ma"] == 9920 and leds.data["limited_ma"] <= 3000
@@ -289,3 +290,20 @@ def test_cli_exit_codes_and_json(tmp_path: Path, capsys: Any) -> None:
         "board.pins[4] (S5): GPIO10 collides with SPI0 MOSI" in text and "FAILED: pin map" in text
     )
     assert cli_main(["doctor", "--config", str(tmp_path / "missing.toml")]) == 2
+
+
+def test_pin_factory_check_wants_lgpio_on_a_pi5(monkeypatch: pytest.MonkeyPatch) -> None:
+    from gpiozero import Device
+
+    from kiothi_board.tools.doctor_checks import pin_factory
+
+    config = validate({"board": {"input": "gpio"}})
+    LGPIOFactory = type("LGPIOFactory", (), {})
+    RPiGPIOFactory = type("RPiGPIOFactory", (), {})
+    monkeypatch.setattr(Device, "_default_pin_factory", staticmethod(LGPIOFactory))
+    assert pin_factory(config, "pi5", None).status == "ok"
+    monkeypatch.setattr(Device, "_default_pin_factory", staticmethod(RPiGPIOFactory))
+    check = pin_factory(config, "pi5", None)
+    assert check.status == "fail" and "RPiGPIOFactory on pi5" in check.detail
+    assert pin_factory(config, "pi4", None).status == "ok"
+    assert pin_factory(config, None, None).status == "skip"
