@@ -47,5 +47,5 @@ def test_pwm_output_is_required_when_asked_for(
     tmp_path: Path, fake_blinka: SimpleNamespace
 ) -> None:
     config = validate({"board": {"input": "sim"}, "leds": {"output": "neopixel-pwm"}})
-    with pytest.raises(LinkError, match=r"NeoPixel rings.*'D18'"):
+    with pytest.raises(LinkError, match=r"leds.output = 'neopixel-pwm'.*'D18'"):
         Daemon(config, state_dir=str(tmp_path), api=False)
