@@ -10,66 +10,14 @@ from kiothi_board.errors import IllegalMoveError, NotationError
 from kiothi_board.rules.actions import OpeningAction, parse_opening
 from kiothi_board.rules.board import PITS, ROW, SEEDS, Side, owner, parse_pit, pit_name
 from kiothi_board.rules.fast import Engine, engine_for, pack, pack_flags
+from kiothi_board.rules.outcome import End, Outcome
 from kiothi_board.rules.sowing import SowTrace, apply_flags, trace_move
 from kiothi_board.rules.variant import STANDARD, Variant
 
 Phase = Literal["opening", "play", "over"]
-End = Literal["no-moves", "repetition", "ply-limit"]
-_ENDS = ("no-moves", "repetition", "ply-limit")
+Result = Outcome  # the name the rest of the package used before R13's endings
 
 INITIAL_BOARD = (0, 0, 0, 0, 0, 6, 6, 6, 6, 6, 0, 0, 0, 0, 0, 6, 6, 6, 6, 6)  # R2
-
-
-@dataclass(frozen=True, slots=True)
-class Result:
-    """How a game ended (R10–R12)."""
-
-    winner: Side | None
-    captured: tuple[int, int]
-    end: End
-
-    def to_json(self) -> dict[str, Any]:
-        """`{"winner": "S"|"N"|null, "captured": [s, n], "end": …}`."""
-        return {
-            "winner": None if self.winner is None else self.winner.letter,
-            "captured": list(self.captured),
-            "end": self.end,
-        }
-
-    @classmethod
-    def from_json(cls, data: Any) -> Result:
-        """Read a result object; `winner` may be omitted (it follows from `captured`)."""
-        if not isinstance(data, dict):
-            raise NotationError(f"bad result {data!r}: expected an object")
-        cap = data.get("captured")
-        if (
-            not isinstance(cap, list)
-            or len(cap) != 2
-            or not all(isinstance(c, int) and not isinstance(c, bool) and c >= 0 for c in cap)
-        ):
-            raise NotationError(f"bad result {data!r}: 'captured' must be [south, north]")
-        end = data.get("end")
-        if end not in _ENDS:
-            raise NotationError(f"bad result {data!r}: 'end' must be one of {', '.join(_ENDS)}")
-        result = cls.of((cap[0], cap[1]), end)
-        if "winner" in data:
-            winner = data["winner"]
-            if winner is not None and winner not in ("S", "N"):
-                raise NotationError(f"bad result {data!r}: 'winner' must be 'S', 'N' or null")
-            if (None if winner is None else Side.parse(winner)) != result.winner:
-                raise NotationError(f"bad result {data!r}: 'winner' disagrees with 'captured'")
-        return result
-
-    @classmethod
-    def of(cls, captured: tuple[int, int], end: End) -> Result:
-        """The result for final captures (R12: more captured seeds wins; 30–30 draws)."""
-        s, n = captured
-        winner = Side.S if s > n else Side.N if n > s else None
-        return cls(winner, (s, n), end)
-
-    def __str__(self) -> str:
-        who = "draw" if self.winner is None else f"{self.winner.letter} wins"
-        return f"{who} {self.captured[0]}-{self.captured[1]} ({self.end})"
 
 
 @dataclass(frozen=True, slots=True)
@@ -270,10 +218,34 @@ class Position:
         )
 
     def end_by_agreement(self) -> Position:
-        """End the game now with R11's split (each player takes their own row)."""
+        """R13: both agree to end; each player takes their own row (as R11), R12 decides."""
+        self._need_not_over()
+        return self._split("agreement")
+
+    def resign(self, by: Side) -> Position:
+        """R13: `by` resigns; the opponent wins whatever the counts, no seeds move."""
+        self._need_not_over()
+        return replace(self, phase="over", result=Outcome.resignation(by, self.captured))
+
+    def abandon(self) -> Position:
+        """R13: the game is left unfinished; no seeds move, no winner."""
+        self._need_not_over()
+        return replace(self, phase="over", result=Outcome.abandonment(self.captured))
+
+    def end(self, outcome: Outcome) -> Position:
+        """Apply an ending the players chose (R13), as named by `outcome` (its counts aside)."""
+        if outcome.end == "resign":
+            assert outcome.by is not None
+            return self.resign(outcome.by)
+        if outcome.end == "agreement":
+            return self.end_by_agreement()
+        if outcome.end == "abandoned":
+            return self.abandon()
+        raise IllegalMoveError(f"{outcome.end!r} is not an ending the players choose (R13)")
+
+    def _need_not_over(self) -> None:
         if self.over:
             raise IllegalMoveError("the game is already over")
-        return self._split("repetition")
 
     # ----------------------------------------------------------------- formats
     def to_json(self, *, full: bool = False) -> dict[str, Any]:
