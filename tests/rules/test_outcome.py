@@ -26,7 +26,7 @@ def test_every_ending_round_trips_through_json_with_a_constructor_repr() -> None
     assert [o.end for o in outcomes] == list(ENDS)
     for o in outcomes:
         assert Outcome.from_json(json.loads(json.dumps(o.to_json()))) == o
-        assert eval(repr(o), {"Outcome": Outcome, "Side": Side}) == o  # noqa: S307
+        assert eval(repr(o), {"Outcome": Outcome, "Side": Side}) == o
     assert repr(outcomes[3]) == "Outcome(Side.N, (40, 2), 'resign', by=Side.S)"
     assert outcomes[3].to_json() == {"winner": "N", "captured": [40, 2], "end": "resign", "by": "S"}
 
