@@ -49,3 +49,18 @@ class UnknownGameError(StoreUsageError, KeyError):
     def __str__(self) -> str:
         # KeyError's __str__ would wrap the message in quotes.
         return str(self.args[0]) if len(self.args) == 1 else super().__str__()
+
+
+class ConflictError(KiothiError, RuntimeError):
+    """A call that does not fit the game's state now (no game, not the human's turn)."""
+
+
+class NotFoundError(KiothiError, KeyError):
+    """A call named something that does not exist (a game id, a command)."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if len(self.args) == 1 else super().__str__()
+
+
+class BadArgumentError(KiothiError, ValueError):
+    """A call's argument is malformed or out of range (it names the argument)."""
