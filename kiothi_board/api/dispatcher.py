@@ -34,7 +34,15 @@ from kiothi_board.api.protocol import (
     ok_reply,
 )
 from kiothi_board.api.service import BoardService
-from kiothi_board.errors import RulesError
+from kiothi_board.errors import (
+    BadArgumentError,
+    ConflictError,
+    KiothiError,
+    NotFoundError,
+    RulesError,
+    StoreUsageError,
+    UnknownGameError,
+)
 from kiothi_board.guide import PALETTES
 from kiothi_board.hardware.protocols import Frame
 from kiothi_board.rules import Variant, parse_pit, pit_name
@@ -247,6 +255,7 @@ class Dispatcher:
         self._taps: list[Callable[[str, dict[str, Any], bytes], None]] = []
         self._health: dict[str, Callable[[], Any]] = {}
         self._seq = 0
+        self._pending_frame: dict[str, Any] | None = None  # the newest frame pushed, not yet sent
         self.requests = 0
         self.errors = 0
         self._closed = False
@@ -316,7 +325,31 @@ class Dispatcher:
             return any(topic in s.topics for s in self._sessions.values())
 
     def publish(self, event: dict[str, Any]) -> None:
-        """Send one service event to its subscribers; never blocks, never raises."""
+        """Send one service event to its subscribers; never blocks, never raises.
+
+        A `frame` event (pushed by the board after each new frame) is only kept: the
+        server's pump sends the newest with `flush_frame`, at most `frame_fps` a second.
+        """
+        if event.get("type") == "frame":
+            with self._hub_lock:
+                self._pending_frame = event
+            return
+        self._publish(event)
+
+    def flush_frame(self) -> bool:
+        """Send the newest pushed frame to its subscribers if it is new; whether it was."""
+        with self._hub_lock:
+            event, self._pending_frame = self._pending_frame, None
+            wanted = any("frame" in s.topics for s in self._sessions.values())
+        if event is None or not wanted:
+            return False
+        leds = event.get("leds_per_ring", self.service.leds_per_ring)
+        self._publish(
+            {"type": "frame", "leds_per_ring": leds, "frame": frame_to_hex(event["frame"])}
+        )
+        return True
+
+    def _publish(self, event: dict[str, Any]) -> None:
         try:
             kind = str(event.get("type", "error"))
             body = {k: v for k, v in event.items() if k != "type"}
@@ -339,7 +372,7 @@ class Dispatcher:
 
     def publish_health(self) -> None:
         """Push a `health` event."""
-        self.publish({"type": "health", **self.health()})
+        self._publish({"type": "health", **self.health()})
 
     def health(self) -> dict[str, Any]:
         """Uptime, clients per transport, events and request counters, other sources."""
@@ -438,15 +471,12 @@ class Dispatcher:
                 result = _HANDLERS[cmd](self, session, _Args(cmd, args))
         except ApiError as exc:
             return error_reply(rid, exc.code, exc.message)
-        except KeyError as exc:
-            return error_reply(rid, "not_found", _short(str(exc.args[0] if exc.args else exc)))
-        except RulesError as exc:
-            return error_reply(rid, "illegal", _short(str(exc)))
-        except ValueError as exc:
-            return error_reply(rid, "bad_args", _short(str(exc)))
-        except RuntimeError as exc:
-            return error_reply(rid, "conflict", _short(str(exc)))
-        except Exception as exc:
+        except KiothiError as exc:
+            code = _code_of(exc)
+            if code == "internal":
+                log.exception("api: %s failed", cmd)
+            return error_reply(rid, code, _short(str(exc)))
+        except Exception as exc:  # a bug, not the client's fault: say so, keep the session
             log.exception("api: %s failed", cmd)
             return error_reply(rid, "internal", f"{cmd} failed: {type(exc).__name__}")
         return ok_reply(rid, result)
@@ -763,6 +793,19 @@ class _Args:
             except (RulesError, ValueError, TypeError) as exc:
                 raise ApiError("bad_args", f"{self._cmd}: variant: {_short(str(exc))}") from exc
         return out
+
+
+def _code_of(exc: KiothiError) -> str:
+    """The reply code of one of the project's errors (anything else is `internal`)."""
+    if isinstance(exc, NotFoundError | UnknownGameError):
+        return "not_found"
+    if isinstance(exc, RulesError):
+        return "illegal"
+    if isinstance(exc, BadArgumentError | StoreUsageError):
+        return "bad_args"
+    if isinstance(exc, ConflictError):
+        return "conflict"
+    return "internal"
 
 
 def _short(text: str, limit: int = 120) -> str:

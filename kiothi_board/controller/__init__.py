@@ -11,7 +11,6 @@ from __future__ import annotations
 from kiothi_board.controller.commands import NewGame
 from kiothi_board.controller.controller import (
     Controller,
-    ControllerError,
     Listener,
     default_settings,
 )
@@ -34,7 +33,6 @@ __all__ = [
     "CONTROLS",
     "Command",
     "Controller",
-    "ControllerError",
     "FirstLegalOpponent",
     "Game",
     "Gestures",

@@ -24,7 +24,6 @@ from kiothi_board.controller.notices import Inputted, Notice, Started
 from kiothi_board.controller.opponent import OpponentFactory
 from kiothi_board.controller.presenter import Presenter
 from kiothi_board.controller.session import Session
-from kiothi_board.errors import ConflictError, NotFoundError
 from kiothi_board.guide import DEFAULT, Palette, Ring, View
 from kiothi_board.hardware.protocols import Clock, InputEvent, PixelSink
 from kiothi_board.listeners import Listener
@@ -35,12 +34,9 @@ __all__ = [
     "CHORDS",
     "CONTROLS",
     "Controller",
-    "ControllerError",
     "Listener",
     "default_settings",
 ]
-
-ControllerError = ConflictError  # the name callers used before the API and the controller agreed
 
 
 def default_settings() -> dict[str, Any]:
@@ -268,15 +264,12 @@ class Controller:
         """Stored games, newest first."""
         return self._store.list_games(limit, offset)
 
-    def get_game(self, game_id: int) -> dict[str, Any]:
-        """One stored game; a NotFoundError when the store has none of that id."""
+    def get_game(self, game_id: int) -> dict[str, Any] | None:
+        """One stored game, or None when the store has none of that id."""
         try:
-            game = self._store.get_game(game_id)
+            return self._store.get_game(game_id)
         except KeyError:
-            game = None
-        if game is None:
-            raise NotFoundError(f"no game {game_id}")
-        return game
+            return None
 
     def close(self) -> None:
         """Cancel any search; the sink and store belong to the caller. Idempotent."""

@@ -87,6 +87,9 @@ class Presenter:
             case Started(gid, settings):
                 self._overlays = []
                 self.emit({"type": "new_game", "id": gid, **settings.to_json()})
+                game = self.session.game
+                if game is not None and self.listeners:
+                    self.emit({"type": "position", "position": game.position.to_json()})
                 self._guide()
             case Applied(event, old, new):
                 self._applied(event, old, new)
@@ -128,6 +131,10 @@ class Presenter:
             self._overlays = [o for o in self._overlays if o.cue != Cue.HINT]
         if not self.listeners:
             return
+        self._tell(event, old, new)
+        self._guide()
+
+    def _tell(self, event: Any, old: Any, new: Any) -> None:
         if isinstance(event, Select) and new.trace is not None:
             self.emit({"type": "move", "pit": pit_name(event.pit), "trace": new.trace.to_json()})
         trace = old.trace

@@ -181,7 +181,6 @@ class Session:
         if new.stage == "over" and game.stage != "over":
             self._finish(new)
         self._follow_up()
-        self.tell(Changed())
 
     def _append(self, event: GameEvent) -> None:
         assert self.game_id is not None
