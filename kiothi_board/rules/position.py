@@ -38,6 +38,7 @@ class Position:
     variant: Variant = STANDARD
     history: tuple[int, ...] = field(default=(), compare=True)
     result: Result | None = None
+    _legal: tuple[int, ...] | None = field(default=None, init=False, compare=False, repr=False)
 
     # ----------------------------------------------------------------- construction
     @classmethod
@@ -91,12 +92,18 @@ class Position:
         In the opening: the mover's non-empty pits (R3). In play: non-empty pits whose
         sowing ends within 1,000 laps (R4, R6). Game over: none.
         """
-        if self.phase == "over":
-            return []
-        if self.phase == "opening":
-            return [p for p in self.to_move.pits if self.board[p]]
-        board, sown, side = self.packed
-        return self.engine.legal_moves(board, sown, side)
+        cached = self._legal
+        if cached is None:
+            if self.phase == "over":
+                cached = ()
+            elif self.phase == "opening":
+                cached = tuple(p for p in self.to_move.pits if self.board[p])
+            else:
+                board, sown, side = self.packed
+                cached = tuple(self.engine.legal_moves(board, sown, side))
+            # Worked out once per position (the guide, the rules and the API all ask).
+            object.__setattr__(self, "_legal", cached)
+        return list(cached)
 
     def endless_moves(self) -> list[int]:
         """The mover's non-empty pits whose sowing never ends (R6), in play."""
