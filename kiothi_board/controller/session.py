@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from kiothi_board.controller.commands import install
 from kiothi_board.controller.events import (
     Advance,
     Complete,
@@ -95,8 +96,6 @@ class Session:
         self._step_since = clock.now()
         self._over_since = 0.0
         self.commands: dict[str, Callable[[Any], object]] = {}
-        from kiothi_board.controller.commands import install
-
         install(self)
 
     # ------------------------------------------------------------------ the command table
