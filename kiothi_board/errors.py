@@ -31,6 +31,10 @@ class LinkError(KiothiError, OSError):
     """A hardware or transport link failed."""
 
 
+class DriverUnavailableError(LinkError):
+    """A driver the configuration names cannot be opened (the message names the config key)."""
+
+
 class FrameError(KiothiError, ValueError):
     """An LED frame has the wrong shape or a colour out of range."""
 
@@ -64,3 +68,11 @@ class NotFoundError(KiothiError, KeyError):
 
 class BadArgumentError(KiothiError, ValueError):
     """A call's argument is malformed or out of range (it names the argument)."""
+
+
+class KiothiWarning(UserWarning):
+    """Root of every warning issued by kiothi-board."""
+
+
+class DriverFallback(KiothiWarning):
+    """A driver set to `auto` could not be opened, so the simulator's fake is used instead."""

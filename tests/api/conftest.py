@@ -37,11 +37,10 @@ def board() -> Iterator[Controller]:
 
 
 @pytest.fixture
-def real_service() -> Iterator[tuple[Controller, FakePixelSink]]:
+def real_service(pixel_sink: FakePixelSink) -> Iterator[tuple[Controller, FakePixelSink]]:
     """The controller ticking on a thread on the system clock, with random AIs."""
-    sink = FakePixelSink(leds_per_ring=16, keep=5000)
-    ctl = make_board(sink=sink, clock=SystemClock(), flow_seconds=0.01)
+    ctl = make_board(sink=pixel_sink, clock=SystemClock(), flow_seconds=0.01)
     ticker = Ticker(ctl)
-    yield ctl, sink
+    yield ctl, pixel_sink
     ticker.close()
     ctl.close()

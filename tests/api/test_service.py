@@ -7,12 +7,12 @@ from typing import Any
 import pytest
 
 from kiothi_board.api import ApiConfig, BoardService, frame_to_hex
-from kiothi_board.api.bench import main as bench_main
-from kiothi_board.api.bench import percentile
 from kiothi_board.controller import Controller
 from kiothi_board.errors import ConfigError
 from kiothi_board.hardware.fakes import FakePixelSink
 from kiothi_board.hardware.protocols import InputEvent
+from kiothi_board.tools.bench_api import main as bench_main
+from kiothi_board.tools.bench_api import percentile
 from tests.api.helpers import validator
 
 
@@ -55,7 +55,7 @@ def test_adapter_events_settings_and_games(
     assert service.get_game(gid) is not None and service.get_game(999) is None
     frame = service.frame()
     assert len(frame) == 20
-    assert frame_to_hex(frame) in [frame_to_hex(f) for f in sink.frames]  # what the rings got
+    assert frame_to_hex(frame) in [frame_to_hex(f) for f in sink.history()]  # what the rings got
     service.remove_listener(events.append)
 
 
