@@ -260,6 +260,9 @@ class Session:
     def tick(self) -> None:
         """Advance animations, poll the AI and the hint, time out the over view."""
         now = self.clock.now()
+        # A game resumed after a crash between a sequence's last step and its completion
+        # completes now (the store holds the step, not yet the `complete`).
+        self._follow_up()
         self._poll_opponent()
         self._poll_hint()
         game = self.game

@@ -196,3 +196,27 @@ def test_random_opponents_draw_from_the_injected_source_not_from_the_level() -> 
     assert _demo(1) == _demo(6)  # the level is not a seed
     factory = random_opponents(random.Random(3))
     assert factory(1) is not factory(1)  # a fresh opponent per call, one shared source
+
+
+def test_a_game_killed_between_its_last_step_and_completion_completes_on_the_next_tick() -> None:
+    """The 200-SIGKILL test once hung here: the old controller stayed at the `done` step."""
+    rig = make_rig()
+    gid = rig.ctl.new_game("two", pace="step", variant={"V2": True})
+    rig.pit_input.tap(5)  # S6: lifted, then its drops
+    while rig.ctl.state()["stage"] == "sow":
+        pit = rig.ctl.expected_pit()
+        assert pit is not None
+        rig.pit_input.tap(pit)
+    current = rig.store.current_game()
+    assert current is not None and current[2][-1] == {"type": "complete"}
+    crashed = MemoryStore()
+    crashed.begin_game(current[1])
+    for event in current[2][:-1]:  # the crash: the last step is stored, its completion not
+        crashed.append_event(1, event)
+    ctl = Controller(sink=FakePixelSink(), clock=FakeClock(), store=crashed)
+    st = ctl.state()
+    assert st["stage"] == "sow" and st["guide"]["kind"] == "done"  # resumed exactly there
+    ctl.tick()
+    st = ctl.state()
+    assert st["stage"] == "turn" and st["actions"] == ["S6"] and st["events"] == len(current[2])
+    assert gid == 1
