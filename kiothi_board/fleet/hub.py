@@ -123,7 +123,7 @@ class FleetHub:
         self._factory = client_factory
         self._lock = threading.Lock()
         self._boards: dict[str, BoardView] = {}
-        self.listeners = Listeners()
+        self.listeners: Listeners[dict[str, Any]] = Listeners("fleet")
         self.connected = threading.Event()
         self._client: Any = None
         self._ids = itertools.count(1)
