@@ -17,6 +17,7 @@ _DELEGATED = {
     "engine": ("kiothi_board.ai.protocol:main", "speak the engine protocol on stdin/stdout"),
     "match": ("kiothi_board.ai.match:main", "play two engines against each other"),
     "run": ("kiothi_board.daemon:main", "run the board daemon (--sim: the simulator)"),
+    "leds": ("kiothi_board.tools.leds:main", "leds off: blank the LED rings (run by the service)"),
     "guide-pictures": (
         "kiothi_board.guide.render:main",
         "draw every LED guide cue as PNG pictures (for docs/led-guide.md)",

@@ -1,0 +1,1 @@
+"""Programs built on the layers: LED blanking for the service, installer helpers, ..."""
