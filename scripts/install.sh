@@ -1,0 +1,292 @@
+#!/usr/bin/env bash
+# One-command install of kiothi-board on Raspberry Pi OS (Bookworm), from a clone:
+#
+#     sudo scripts/install.sh              install or upgrade (run it again: nothing changes)
+#     sudo scripts/install.sh --uninstall  remove everything but the game store
+#     sudo scripts/install.sh --purge      remove everything, the game store too
+#
+# What it installs (and --uninstall removes):
+#   /opt/kiothi-board/venv                   the package with its `pi` extra, in a venv
+#   /etc/systemd/system/kiothi-board.service the hardened unit (enabled, started)
+#   /etc/udev/rules.d/99-kiothi-board.rules  /dev/kiothi-io for the co-processor; device groups
+#   /etc/sysusers.d/kiothi-board.conf        the `kiothi` system user in gpio, spi, dialout
+#   /etc/kiothi-board/config.toml            from docs/config.example.toml; kept on upgrade
+#   /boot/firmware/config.txt                SPI on, no chip-select pin (a marked block; the
+#                                            file is backed up first; only if the file exists)
+# The game store, /var/lib/kiothi-board (systemd's StateDirectory), is kept unless --purge.
+#
+# --root DIR installs into DIR as if it were / (tests, image staging): no apt-get, no running
+# systemd or udev is touched, users and groups are written to DIR/etc by systemd-sysusers.
+set -euo pipefail
+
+usage() {
+    cat <<'EOF'
+usage: scripts/install.sh [--root DIR] [--uninstall | --purge] [--wheel FILE] [--no-deps]
+                          [--venv-without-pip] [--no-apt]
+  --root DIR          install into DIR instead of / (tests, image staging)
+  --uninstall         remove the installation; keep the game store
+  --purge             remove the installation and the game store
+  --wheel FILE        install this kiothi-board wheel instead of building the checkout
+  --no-deps           install kiothi-board alone, offline (tests: such a venv cannot run
+                      the board, its dependencies are missing)
+  --venv-without-pip  create the venv without pip and fill it with the system's pip
+                      (tests: saves the slow pip bootstrap)
+  --no-apt            do not apt-get install the Debian prerequisites
+EOF
+}
+
+ROOT=""
+MODE=install
+WHEEL=""
+NO_DEPS=0
+VENV_PIP=1
+APT=1
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --root) ROOT="${2:?--root needs a directory}"; shift ;;
+        --root=*) ROOT="${1#--root=}" ;;
+        --uninstall) MODE=uninstall ;;
+        --purge) MODE=purge ;;
+        --wheel) WHEEL="${2:?--wheel needs a file}"; shift ;;
+        --wheel=*) WHEEL="${1#--wheel=}" ;;
+        --no-deps) NO_DEPS=1 ;;
+        --venv-without-pip) VENV_PIP=0 ;;
+        --no-apt) APT=0 ;;
+        -h | --help) usage; exit 0 ;;
+        *) echo "install.sh: unknown option '$1'" >&2; usage >&2; exit 2 ;;
+    esac
+    shift
+done
+
+REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+PYTHON=/usr/bin/python3
+NAME=kiothi-board
+USER_NAME=kiothi
+PREFIX=/opt/kiothi-board
+VENV=$PREFIX/venv
+STAMP=$PREFIX/installed-from
+ETC=/etc/kiothi-board
+CONFIG=$ETC/config.toml
+UNIT=/etc/systemd/system/$NAME.service
+DROPINS=/etc/systemd/system/$NAME.service.d
+UDEV=/etc/udev/rules.d/99-kiothi-board.rules
+SYSUSERS=/etc/sysusers.d/$NAME.conf
+STORE=/var/lib/kiothi-board
+BOOTCFG=/boot/firmware/config.txt
+BOOT_BEGIN="# >>> kiothi-board: LEDs on SPI0 MOSI (GPIO10), no chip-select pin"
+BOOT_END="# <<< kiothi-board"
+
+say() { echo "install.sh: $*"; }
+die() { echo "install.sh: $*" >&2; exit 1; }
+at() { printf '%s%s' "$ROOT" "$1"; } # a path of the target system, as seen from here
+live() { [ -z "$ROOT" ] && [ -d /run/systemd/system ]; } # a running systemd to talk to
+tmp=""
+CHANGED=0 # set when the package or the unit changed: a running service is restarted
+
+[ "$(id -u)" -eq 0 ] || die "run me as root (sudo scripts/install.sh)"
+if [ -n "$ROOT" ]; then
+    [ -d "$ROOT" ] || die "--root $ROOT: no such directory"
+    ROOT="$(cd "$ROOT" && pwd)"
+    [ "$ROOT" != / ] || ROOT=""
+fi
+[ -z "$WHEEL" ] || [ -f "$WHEEL" ] || die "--wheel $WHEEL: no such file"
+
+# --------------------------------------------------------------------------- install steps
+prerequisites() {
+    # The venv, C extensions without wheels for the Pi (spidev, sysv_ipc), sysusers, systemctl.
+    local wanted=(python3 python3-venv python3-pip python3-dev gcc libc6-dev systemd) missing=()
+    local pkg
+    for pkg in "${wanted[@]}"; do
+        dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "ok installed" ||
+            missing+=("$pkg")
+    done
+    [ ${#missing[@]} -gt 0 ] || return 0
+    say "apt-get install ${missing[*]}"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+        "${missing[@]}" >/dev/null
+}
+
+# Copy $1 to the target path $2 with mode $3, unless it is already there, identical.
+place() {
+    local target
+    target="$(at "$2")"
+    if [ -f "$target" ] && cmp -s "$1" "$target" &&
+        [ "$(stat -c %a "$target")" = "$3" ]; then
+        return 1
+    fi
+    install -D -m "$3" "$1" "$target"
+    say "installed $2"
+}
+
+account() {
+    place "$REPO/systemd/kiothi-board.sysusers" "$SYSUSERS" 644 || true
+    systemd-sysusers ${ROOT:+--root="$ROOT"} "$(at "$SYSUSERS")"
+}
+
+source_id() {
+    # What the venv was filled from: the wheel's hash, or a hash of the checkout's sources.
+    if [ -n "$WHEEL" ]; then
+        echo "wheel $(basename "$WHEEL") sha256:$(sha256sum <"$WHEEL" | cut -d' ' -f1)"
+    else
+        echo "checkout sha256:$(cd "$REPO" && find pyproject.toml README.md kiothi_board \
+            -type f ! -path '*/__pycache__/*' ! -name '*.pyc' -print0 | sort -z |
+            xargs -0 sha256sum | sha256sum | cut -d' ' -f1)"
+    fi
+}
+
+pip_install() {
+    if [ $VENV_PIP -eq 1 ]; then
+        "$(at "$VENV")/bin/python" -m pip install -q --disable-pip-version-check "$@"
+    else
+        "$PYTHON" -m pip --python "$(at "$VENV")/bin/python" install -q \
+            --disable-pip-version-check "$@"
+    fi
+}
+
+package() {
+    local venv id wheel
+    venv="$(at "$VENV")"
+    if [ ! -x "$venv/bin/python" ]; then
+        say "creating the venv $VENV"
+        if [ $VENV_PIP -eq 1 ]; then "$PYTHON" -m venv "$venv"; else
+            "$PYTHON" -m venv --without-pip "$venv"; fi
+    fi
+    id="$(source_id)"
+    if [ -x "$venv/bin/$NAME" ] && [ "$(cat "$(at "$STAMP")" 2>/dev/null)" = "$id" ]; then
+        return 0
+    fi
+    wheel="$WHEEL"
+    if [ -z "$wheel" ]; then
+        # Built from a copy: pip builds in the source tree, which is the user's clone.
+        tmp="$(mktemp -d)"
+        trap 'rm -rf "$tmp"' EXIT
+        mkdir "$tmp/src"
+        (cd "$REPO" && cp -r pyproject.toml README.md kiothi_board "$tmp/src/")
+        find "$tmp/src" -name __pycache__ -prune -exec rm -rf {} +
+        say "building the kiothi-board wheel"
+        "$PYTHON" -m pip wheel -q --disable-pip-version-check --no-deps -w "$tmp" "$tmp/src"
+        wheel="$(ls "$tmp"/kiothi_board-*.whl)"
+    fi
+    say "installing $(basename "$wheel") into $VENV"
+    if [ $NO_DEPS -eq 1 ]; then
+        pip_install --no-deps --no-index --force-reinstall "$wheel"
+    else
+        pip_install --upgrade "$wheel[pi]"
+        # Same version, other sources (a clone between releases): this wheel's files win.
+        pip_install --no-deps --force-reinstall "$wheel"
+    fi
+    if [ -n "$ROOT" ]; then
+        # pip wrote $ROOT into the scripts' #! lines and activate: the target system's paths.
+        grep -rlF "$ROOT$VENV" "$venv/bin" | xargs -r sed -i "s#$ROOT$VENV#$VENV#g"
+    fi
+    echo "$id" >"$(at "$STAMP")"
+    CHANGED=1
+}
+
+config() {
+    local gid
+    gid="$(awk -F: -v g="$USER_NAME" '$1 == g { print $3 }' "$(at /etc/group)")"
+    [ -n "$gid" ] || die "group $USER_NAME missing in $(at /etc/group) after systemd-sysusers"
+    if [ -e "$(at "$CONFIG")" ]; then
+        say "kept $CONFIG"
+        return 0
+    fi
+    install -d -m 755 "$(at "$ETC")"
+    # Readable by the daemon's group only: it may hold the API token.
+    install -m 640 -o 0 -g "$gid" "$REPO/docs/config.example.toml" "$(at "$CONFIG")"
+    say "installed $CONFIG (edit it, then: systemctl restart $NAME)"
+}
+
+units() {
+    place "$REPO/systemd/99-kiothi-board.rules" "$UDEV" 644 || true
+    if place "$REPO/systemd/kiothi-board.service" "$UNIT" 644; then CHANGED=1; fi
+    if live; then
+        systemctl daemon-reload
+        udevadm control --reload-rules 2>/dev/null || true
+        udevadm trigger --subsystem-match=tty --subsystem-match=spidev 2>/dev/null || true
+        systemctl enable --now -q "$NAME.service"
+        if [ $CHANGED -eq 1 ]; then systemctl try-restart "$NAME.service"; fi
+    elif [ ! -L "$(at /etc/systemd/system/multi-user.target.wants/$NAME.service)" ]; then
+        systemctl ${ROOT:+--root="$ROOT"} enable -q "$NAME.service"
+        say "enabled $NAME.service (it starts at the next boot)"
+    fi
+}
+
+boot_config() {
+    local file
+    file="$(at "$BOOTCFG")"
+    if [ ! -f "$file" ]; then
+        say "no $BOOTCFG (not Raspberry Pi OS?): enable SPI0 yourself (docs/install.md)"
+        return 0
+    fi
+    grep -qxF "$BOOT_BEGIN" "$file" && return 0
+    [ -e "$file.kiothi-board.bak" ] || cp -p "$file" "$file.kiothi-board.bak"
+    [ ! -s "$file" ] || [ -z "$(tail -c1 "$file")" ] || echo >>"$file"
+    printf '%s\n' "$BOOT_BEGIN" "[all]" "dtparam=spi=on" "dtoverlay=spi0-0cs" "$BOOT_END" \
+        >>"$file"
+    say "enabled SPI0 in $BOOTCFG (backup: $BOOTCFG.kiothi-board.bak); reboot once"
+}
+
+install_all() {
+    if [ -z "$ROOT" ] && [ $APT -eq 1 ] && command -v apt-get >/dev/null; then
+        prerequisites
+    fi
+    account
+    package
+    config
+    units
+    boot_config
+    say "done: $PREFIX, $UNIT, $CONFIG; next: $PREFIX/venv/bin/$NAME doctor"
+}
+
+# ------------------------------------------------------------------------- uninstall steps
+uninstall_all() {
+    local file
+    if live; then
+        systemctl disable --now -q "$NAME.service" 2>/dev/null || true
+    elif [ -e "$(at "$UNIT")" ]; then
+        systemctl ${ROOT:+--root="$ROOT"} disable -q "$NAME.service" || true
+    fi
+    rm -rf "$(at "$PREFIX")" "$(at "$ETC")" "$(at "$DROPINS")"
+    rm -f "$(at "$UNIT")" "$(at "$UDEV")" "$(at "$SYSUSERS")"
+    rmdir "$(at "$(dirname "$SYSUSERS")")" 2>/dev/null || true # Debian has no /etc/sysusers.d
+    file="$(at "$BOOTCFG")"
+    if [ -f "$file" ] && grep -qxF "$BOOT_BEGIN" "$file"; then
+        awk -v b="$BOOT_BEGIN" -v e="$BOOT_END" '$0 == b { skip = 1 } !skip { print }
+            $0 == e { skip = 0 }' "$file" >"$file.kiothi-board.new"
+        chmod --reference="$file" "$file.kiothi-board.new"
+        mv "$file.kiothi-board.new" "$file"
+        say "removed the SPI block from $BOOTCFG"
+    fi
+    if [ -f "$file.kiothi-board.bak" ] && cmp -s "$file" "$file.kiothi-board.bak"; then
+        rm -f "$file.kiothi-board.bak"
+    fi
+    if grep -q "^$USER_NAME:" "$(at /etc/passwd)" 2>/dev/null; then
+        userdel ${ROOT:+--root "$ROOT"} "$USER_NAME"
+        say "removed the user $USER_NAME"
+    fi
+    if grep -q "^$USER_NAME:" "$(at /etc/group)" 2>/dev/null; then
+        groupdel ${ROOT:+--root "$ROOT"} "$USER_NAME"
+    fi
+    if [ -d "$(at "$STORE")" ]; then
+        if [ "$MODE" = purge ]; then
+            rm -rf "$(at "$STORE")"
+            say "removed the game store $STORE"
+        else
+            # The uid is free now: no future account may inherit the games.
+            chown -R 0:0 "$(at "$STORE")"
+            say "kept the game store $STORE (--purge removes it)"
+        fi
+    fi
+    if live; then
+        systemctl daemon-reload
+        udevadm control --reload-rules 2>/dev/null || true
+    fi
+    say "uninstalled"
+}
+
+case "$MODE" in
+    install) install_all ;;
+    uninstall | purge) uninstall_all ;;
+esac
