@@ -6,6 +6,9 @@ packages=()
 command -v redis-server >/dev/null 2>&1 || packages+=(redis-server)
 # The web twin's browser test drives Debian's Chromium through Playwright (no browser download).
 [ -x /usr/bin/chromium ] || packages+=(chromium)
+# The installer's tests: systemd-analyze, systemd-sysusers, systemctl; userdel, groupdel.
+command -v systemd-analyze >/dev/null 2>&1 || packages+=(systemd)
+command -v userdel >/dev/null 2>&1 || packages+=(passwd)
 if [ ${#packages[@]} -eq 0 ]; then
     exit 0
 fi

@@ -1,1 +1,1 @@
-"""Programs built on the layers: LED blanking for the service, installer helpers, ..."""
+"""Tools run from the command line: doctor, pin map, bill of materials, firmware."""
