@@ -90,6 +90,12 @@ if [ -n "$ROOT" ]; then
     [ "$ROOT" != / ] || ROOT=""
 fi
 [ -z "$WHEEL" ] || [ -f "$WHEEL" ] || die "--wheel $WHEEL: no such file"
+# The old hand-typed install cloned the repository into /opt/kiothi-board itself: this
+# script owns that directory (uninstall deletes it), so it must not be anybody's clone.
+if [ -e "$(at "$PREFIX")/.git" ]; then
+    die "$PREFIX is a git clone (the old manual install): move it elsewhere, then run me from there"
+fi
+case "$REPO/" in "$ROOT$PREFIX"/*) die "run me from a clone outside $PREFIX" ;; esac
 
 # --------------------------------------------------------------------------- install steps
 prerequisites() {
@@ -205,8 +211,11 @@ units() {
         systemctl daemon-reload
         udevadm control --reload-rules 2>/dev/null || true
         udevadm trigger --subsystem-match=tty --subsystem-match=spidev 2>/dev/null || true
+        local was_active=0
+        systemctl is-active -q "$NAME.service" && was_active=1
         systemctl enable --now -q "$NAME.service"
-        if [ $CHANGED -eq 1 ]; then systemctl try-restart "$NAME.service"; fi
+        # An upgrade of a running service takes effect now (a first start needs no restart).
+        if [ $CHANGED -eq 1 ] && [ $was_active -eq 1 ]; then systemctl restart "$NAME.service"; fi
     elif [ ! -L "$(at /etc/systemd/system/multi-user.target.wants/$NAME.service)" ]; then
         systemctl ${ROOT:+--root="$ROOT"} enable -q "$NAME.service"
         say "enabled $NAME.service (it starts at the next boot)"

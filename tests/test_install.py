@@ -301,3 +301,10 @@ def test_bad_arguments_change_nothing(root: Path, tmp_path: Path) -> None:
     done = run_installer(root / "nowhere")
     assert done.returncode == 1 and "nowhere" in done.stderr
     assert differences(seed, snapshot(root)) == []
+    # The old manual install was a clone in /opt/kiothi-board: never install over (or delete) it.
+    (root / "opt/kiothi-board/.git").mkdir(parents=True)
+    seed = snapshot(root)
+    for args in ((), ("--uninstall",)):
+        done = run_installer(root, *args)
+        assert done.returncode == 1 and "git clone" in done.stderr
+    assert differences(seed, snapshot(root)) == []
