@@ -3,7 +3,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: setup run test lint bench goldens clean
+.PHONY: setup run test lint bench goldens clean install uninstall
 
 $(STAMP): pyproject.toml scripts/setup-system.sh
 	bash scripts/setup-system.sh
@@ -33,6 +33,13 @@ bench: setup
 # Regenerate the golden playthroughs (review the diff before committing).
 goldens: setup
 	$(VENV)/bin/pytest tests/rules/test_goldens.py --update-goldens
+
+# On a Raspberry Pi: `sudo make install` (the same as `sudo scripts/install.sh`, docs/install.md).
+install:
+	bash scripts/install.sh
+
+uninstall:
+	bash scripts/install.sh --uninstall
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -9,6 +9,9 @@ command -v redis-server >/dev/null 2>&1 || packages+=(redis-server)
 # The installer's tests: systemd-analyze, systemd-sysusers, systemctl; userdel, groupdel.
 command -v systemd-analyze >/dev/null 2>&1 || packages+=(systemd)
 command -v userdel >/dev/null 2>&1 || packages+=(passwd)
+# ...and Debian's own Python with venv and pip, which the installer uses as on a Pi.
+/usr/bin/python3 -c 'import ensurepip' >/dev/null 2>&1 || packages+=(python3-venv)
+/usr/bin/python3 -m pip --version >/dev/null 2>&1 || packages+=(python3-pip)
 if [ ${#packages[@]} -eq 0 ]; then
     exit 0
 fi
