@@ -45,7 +45,7 @@ pytestmark = [
     ),
 ]
 
-Snapshot = dict[str, tuple[str, int, int, int, str]]
+Snapshot = dict[str, tuple[str, int, int, int, str, int]]
 
 
 def build_wheel(out: Path) -> Path:
@@ -131,8 +131,9 @@ def install(root: Path, wheel: Path, *args: str) -> str:
     return done.stdout
 
 
-def snapshot(root: Path) -> Snapshot:
-    """Every path under root: kind, mode, owner, group, and content hash or link target."""
+def snapshot(root: Path, *, times: bool = False) -> Snapshot:
+    """Every path under root: kind, mode, owner, group, content hash or link target, and
+    (with `times`) the modification time: a file rewritten with the same bytes shows."""
     found: Snapshot = {}
     for path in sorted(root.rglob("*")):
         info = path.lstat()
@@ -143,7 +144,8 @@ def snapshot(root: Path) -> Snapshot:
         else:
             kind, digest = "file", hashlib.sha256(path.read_bytes()).hexdigest()
         mode = stat.S_IMODE(info.st_mode)
-        found[str(path.relative_to(root))] = (kind, mode, info.st_uid, info.st_gid, digest)
+        mtime = info.st_mtime_ns if times and kind != "dir" else 0
+        found[str(path.relative_to(root))] = (kind, mode, info.st_uid, info.st_gid, digest, mtime)
     return found
 
 
@@ -232,10 +234,10 @@ def test_install_rerun_upgrade_and_uninstall(root: Path, wheels: dict[str, Path]
     assert {p: p.read_bytes() for p in kept} == kept
     assert "kept /etc/kiothi-board/config.toml" in out
 
-    # The same install again changes nothing at all.
-    installed = snapshot(root)
+    # The same install again changes nothing at all: not a byte, not a mode, not a mtime.
+    installed = snapshot(root, times=True)
     install(root, wheels["new"])
-    assert differences(installed, snapshot(root)) == []
+    assert differences(installed, snapshot(root, times=True)) == []
 
     # Uninstall: only the store is left (and the account files' backups).
     done = run_installer(root, "--uninstall")
