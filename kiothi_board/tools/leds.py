@@ -2,8 +2,8 @@
 
 The service runs it as `ExecStopPost=`, so the rings go dark however the daemon ended: a
 clean stop, a crash, or a watchdog kill (a daemon that died cannot blank them itself). The
-driver is chosen exactly as `kiothi-board run` chooses it, by the daemon's own construction
-code, from the same configuration file.
+driver is chosen exactly as `kiothi-board run` chooses it (`kiothi_board.drivers`), from the
+same configuration file.
 """
 
 from __future__ import annotations
@@ -11,69 +11,49 @@ from __future__ import annotations
 import argparse
 import logging
 import sys
+import warnings
 from collections.abc import Sequence
 from typing import Any
 
 from kiothi_board.config import Config, load
-from kiothi_board.daemon import Daemon
-from kiothi_board.errors import ConfigError, KiothiError, LinkError
+from kiothi_board.drivers import Drivers
+from kiothi_board.errors import ConfigError, DriverFallback, KiothiError, LinkError
 from kiothi_board.hardware.clock import SystemClock
-from kiothi_board.hardware.protocols import Clock, PixelSink
+from kiothi_board.hardware.protocols import Clock
 
-__all__ = ["LedDriver", "main"]
+__all__ = ["blank", "main"]
 
 log = logging.getLogger(__name__)
 
 
-class LedDriver(Daemon):
-    """Only the daemon's LED driver (and the co-processor link it may need): no inputs,
-    store, controller or API, so blanking the rings changes no game."""
+def blank(config: Config, *, timeout: float, clock: Clock | None = None) -> str:
+    """Open the LED output the daemon would open, show a dark frame, release it.
 
-    def __init__(self, config: Config, *, clock: Clock | None = None) -> None:
-        # Deliberately not Daemon.__init__: that would open the pit inputs and the store and
-        # resume the game. These are the attributes the daemon's driver construction reads.
-        self.config = config
-        self.clock = clock or SystemClock()
-        self.simulated = False
-        self.link: Any = None
-        self._resources: list[Any] = []
-        self._closed = False
-        try:
-            self.sink: PixelSink = self._make_sink()
-        except BaseException:
-            self.close()
-            raise
-
-    def blank(self, timeout: float) -> str:
-        """Show a dark frame on the rings and release them; returns what was done.
-
-        A co-processor gets `timeout` seconds to answer the link's hello; raises LinkError
-        (quoting the port) when it does not, since the rings may still be lit.
-        """
-        if self.simulated or self.config["leds"]["output"] == "sim":
-            self.close()
+    Only the LEDs (and the co-processor link they may need): no pit input, no store, so
+    blanking the rings changes no game. A co-processor gets `timeout` seconds to answer
+    the link's hello; raises LinkError (quoting the port) when it does not, since the
+    rings may still be lit. Returns what was done.
+    """
+    resources: list[Any] = []
+    drivers = Drivers(config, clock=clock or SystemClock(), resources=resources)
+    try:
+        sink = drivers.pixel_sink()
+        if drivers.fell_back or config["leds"]["output"] == "sim":
             return "no LED hardware in use (simulator): nothing to blank"
-        if self.link is not None and not self.link.wait_up(timeout):
-            error = self.link.error
-            self.close()
+        if drivers.link is not None and not drivers.link.wait_up(timeout):
             raise LinkError(
-                f"the co-processor on {self.config['board']['port']!r} did not answer within "
-                f"{timeout:g} s ({error}): the LEDs may still be lit"
+                f"the co-processor on {config['board']['port']!r} did not answer within "
+                f"{timeout:g} s ({drivers.link.error}): the LEDs may still be lit"
             )
-        what = repr(self.sink)
-        self.close()  # every sink's close() writes one dark frame, then releases the driver
-        return f"LEDs dark: {what}"
-
-    def close(self) -> None:
-        """Release the sink (dark frame first), then the link; idempotent."""
-        if self._closed:
-            return
-        self._closed = True
-        for resource in reversed(self._resources):
+        what = repr(sink)
+    finally:
+        # Every sink's close() writes one dark frame, then releases the driver; the link last.
+        for resource in reversed(resources):
             try:
                 resource.close()
             except Exception:  # a failing link close must not hide the sink's result
                 log.exception("closing %r failed", resource)
+    return f"LEDs dark: {what}"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -100,7 +80,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     logging.basicConfig(level="WARNING", format="%(levelname)s %(name)s: %(message)s")
     try:
-        print(f"kiothi-board leds: {LedDriver(config).blank(args.timeout)}")
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DriverFallback)  # the log line says it once
+            print(f"kiothi-board leds: {blank(config, timeout=args.timeout)}")
     except (KiothiError, OSError) as exc:
         print(f"kiothi-board leds: {exc}", file=sys.stderr)
         return 1

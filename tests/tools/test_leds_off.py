@@ -83,6 +83,15 @@ def test_leds_off_with_the_simulator_has_nothing_to_blank(
     assert "nothing to blank" in capsys.readouterr().out
 
 
+def test_leds_off_auto_without_led_hardware_says_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], caplog: pytest.LogCaptureFixture
+) -> None:
+    # No LED library on this machine: `auto` fell back, as the daemon's did, so nothing is lit.
+    assert cli_main(["leds", "off"]) == 0
+    assert "nothing to blank" in capsys.readouterr().out
+    assert "leds.output = 'auto'" in caplog.text
+
+
 def test_leds_off_rejects_a_bad_config_and_a_bad_action(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
