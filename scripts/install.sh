@@ -11,8 +11,9 @@
 #   /etc/udev/rules.d/99-kiothi-board.rules  /dev/kiothi-io for the co-processor; device groups
 #   /etc/sysusers.d/kiothi-board.conf        the `kiothi` system user in gpio, spi, dialout
 #   /etc/kiothi-board/config.toml            from docs/config.example.toml; kept on upgrade
-#   /boot/firmware/config.txt                SPI on, no chip-select pin (a marked block; the
-#                                            file is backed up first; only if the file exists)
+#   /boot/firmware/config.txt                SPI on, no chip-select pin, core clock fixed (a
+#                                            marked block; backed up first; only if it exists)
+#   /boot/firmware/cmdline.txt               spidev.bufsiz=32768 (likewise)
 # The game store, /var/lib/kiothi-board (systemd's StateDirectory), is kept unless --purge.
 #
 # --root DIR installs into DIR as if it were / (tests, image staging): no apt-get, no running
@@ -73,8 +74,12 @@ UDEV=/etc/udev/rules.d/99-kiothi-board.rules
 SYSUSERS=/etc/sysusers.d/$NAME.conf
 STORE=/var/lib/kiothi-board
 BOOTCFG=/boot/firmware/config.txt
+# What the wheel is built from (pyproject.toml names the firmware as data files).
+SOURCES="pyproject.toml README.md kiothi_board firmware/kiothi_io"
 BOOT_BEGIN="# >>> kiothi-board: LEDs on SPI0 MOSI (GPIO10), no chip-select pin"
 BOOT_END="# <<< kiothi-board"
+CMDLINE=/boot/firmware/cmdline.txt
+BUFSIZ=spidev.bufsiz=32768
 
 say() { echo "install.sh: $*"; }
 die() { echo "install.sh: $*" >&2; exit 1; }
@@ -135,9 +140,8 @@ source_id() {
     if [ -n "$WHEEL" ]; then
         echo "wheel $(basename "$WHEEL") sha256:$(sha256sum <"$WHEEL" | cut -d' ' -f1)"
     else
-        echo "checkout sha256:$(cd "$REPO" && find pyproject.toml README.md kiothi_board \
-            -type f ! -path '*/__pycache__/*' ! -name '*.pyc' -print0 | sort -z |
-            xargs -0 sha256sum | sha256sum | cut -d' ' -f1)"
+        echo "checkout sha256:$(cd "$REPO" && find $SOURCES -type f ! -path '*/__pycache__/*' \
+            ! -name '*.pyc' -print0 | sort -z | xargs -0 sha256sum | sha256sum | cut -d' ' -f1)"
     fi
 }
 
@@ -168,7 +172,7 @@ package() {
         tmp="$(mktemp -d)"
         trap 'rm -rf "$tmp"' EXIT
         mkdir "$tmp/src"
-        (cd "$REPO" && cp -r pyproject.toml README.md kiothi_board "$tmp/src/")
+        (cd "$REPO" && cp -r --parents $SOURCES "$tmp/src/")
         find "$tmp/src" -name __pycache__ -prune -exec rm -rf {} +
         say "building the kiothi-board wheel"
         "$PYTHON" -m pip wheel -q --disable-pip-version-check --no-deps -w "$tmp" "$tmp/src"
@@ -232,9 +236,25 @@ boot_config() {
     grep -qxF "$BOOT_BEGIN" "$file" && return 0
     [ -e "$file.kiothi-board.bak" ] || cp -p "$file" "$file.kiothi-board.bak"
     [ ! -s "$file" ] || [ -z "$(tail -c1 "$file")" ] || echo >>"$file"
-    printf '%s\n' "$BOOT_BEGIN" "[all]" "dtparam=spi=on" "dtoverlay=spi0-0cs" "$BOOT_END" \
+    # The SPI clock is divided from the VPU core clock: fixed, so the WS2812 bits keep their
+    # length (hardware/README.md). A Pi 5's RP1 SPI needs nothing. Back to [all] at the end.
+    printf '%s\n' "$BOOT_BEGIN" "[all]" "dtparam=spi=on" "dtoverlay=spi0-0cs" \
+        "[pi3]" "core_freq=250" "core_freq_min=250" "[pi02]" "core_freq=250" \
+        "core_freq_min=250" "[pi4]" "core_freq=500" "core_freq_min=500" "[all]" "$BOOT_END" \
         >>"$file"
     say "enabled SPI0 in $BOOTCFG (backup: $BOOTCFG.kiothi-board.bak); reboot once"
+}
+
+kernel_cmdline() {
+    # One frame in one SPI transfer: 320 LEDs are 7680 SPI bytes, spidev's default is 4096.
+    local file
+    file="$(at "$CMDLINE")"
+    [ -f "$file" ] || return 0
+    grep -qE "(^| )spidev\.bufsiz=" "$file" && return 0
+    [ -e "$file.kiothi-board.bak" ] || cp -p "$file" "$file.kiothi-board.bak"
+    sed -i "1s/\$/ $BUFSIZ/" "$file"
+    echo "$BUFSIZ" >"$(at "$PREFIX")/added-to-cmdline"
+    say "added $BUFSIZ to $CMDLINE (backup: $CMDLINE.kiothi-board.bak)"
 }
 
 install_all() {
@@ -246,6 +266,7 @@ install_all() {
     config
     units
     boot_config
+    kernel_cmdline
     say "done: $PREFIX, $UNIT, $CONFIG; next: $PREFIX/venv/bin/$NAME doctor"
 }
 
@@ -256,6 +277,15 @@ uninstall_all() {
         systemctl disable --now -q "$NAME.service" 2>/dev/null || true
     elif [ -e "$(at "$UNIT")" ]; then
         systemctl ${ROOT:+--root="$ROOT"} disable -q "$NAME.service" || true
+    fi
+    file="$(at "$CMDLINE")"
+    if [ -f "$(at "$PREFIX")/added-to-cmdline" ] && [ -f "$file" ]; then
+        # Only what this script added (a bufsiz the user had set stays).
+        sed -i "1s/ $BUFSIZ\$//" "$file"
+        say "removed $BUFSIZ from $CMDLINE"
+    fi
+    if [ -f "$file.kiothi-board.bak" ] && cmp -s "$file" "$file.kiothi-board.bak"; then
+        rm -f "$file.kiothi-board.bak"
     fi
     rm -rf "$(at "$PREFIX")" "$(at "$ETC")" "$(at "$DROPINS")"
     rm -f "$(at "$UNIT")" "$(at "$UDEV")" "$(at "$SYSUSERS")"

@@ -12,6 +12,9 @@ command -v userdel >/dev/null 2>&1 || packages+=(passwd)
 # ...and Debian's own Python with venv and pip, which the installer uses as on a Pi.
 /usr/bin/python3 -c 'import ensurepip' >/dev/null 2>&1 || packages+=(python3-venv)
 /usr/bin/python3 -m pip --version >/dev/null 2>&1 || packages+=(python3-pip)
+# The firmware tests run MicroPython (WebAssembly, from npm: firmware/wasm) under Node.
+command -v node >/dev/null 2>&1 || packages+=(nodejs)
+command -v npm >/dev/null 2>&1 || packages+=(npm)
 if [ ${#packages[@]} -eq 0 ]; then
     exit 0
 fi

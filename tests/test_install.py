@@ -33,6 +33,7 @@ EXPOSURE_LIMIT = 2.5
 # system has them too); they are the only files outside the store uninstall may leave.
 ACCOUNT_BACKUPS = {"etc/passwd-", "etc/group-", "etc/shadow-", "etc/gshadow-", "etc/.pwd.lock"}
 BOOT_CONFIG = "[all]\ndtparam=audio=on\n\n[pi4]\narm_boost=1\n"
+CMDLINE = "console=serial0,115200 console=tty1 root=PARTUUID=4e639091-02 rootwait\n"
 
 pytestmark = [
     pytest.mark.skipif(os.geteuid() != 0, reason="the installer runs as root"),
@@ -56,6 +57,8 @@ def build_wheel(out: Path) -> Path:
     shutil.copytree(REPO / "kiothi_board", source / "kiothi_board", ignore=ignore)
     for name in ("README.md", "pyproject.toml"):
         shutil.copy(REPO / name, source)
+    # The firmware ships as data files (`kiothi-board firmware install` from the venv).
+    shutil.copytree(REPO / "firmware/kiothi_io", source / "firmware/kiothi_io", ignore=ignore)
     build = "import sys; from setuptools import build_meta; build_meta.build_wheel(sys.argv[1])"
     subprocess.run(
         [sys.executable, "-c", build, str(out)], cwd=source, check=True, capture_output=True
@@ -110,6 +113,7 @@ def root(tmp_path: Path) -> Iterator[Path]:
     for name in ("shadow", "gshadow"):
         (top / "etc" / name).chmod(0o640)
     (top / "boot/firmware/config.txt").write_text(BOOT_CONFIG)
+    (top / "boot/firmware/cmdline.txt").write_text(CMDLINE)
     units = Path("/usr/lib/systemd/system")
     shutil.copytree(units, top / "usr/lib/systemd/system", symlinks=True)
     yield top
@@ -212,8 +216,12 @@ def test_install_rerun_upgrade_and_uninstall(root: Path, wheels: dict[str, Path]
     assert (stat.S_IMODE(config.stat().st_mode), config.stat().st_gid) == (0o640, kiothi_gid)
     boot = root / "boot/firmware/config.txt"
     assert boot.read_text().startswith(BOOT_CONFIG)
-    assert re.search(r"\[all\]\ndtparam=spi=on\ndtoverlay=spi0-0cs\n", boot.read_text())
+    added = boot.read_text()[len(BOOT_CONFIG) :]
+    assert re.search(r"\[all\]\ndtparam=spi=on\ndtoverlay=spi0-0cs\n", added)
+    assert "[pi4]\ncore_freq=500\ncore_freq_min=500\n[all]\n" in added, "SPI clock fixed"
     assert (root / "boot/firmware/config.txt.kiothi-board.bak").read_text() == BOOT_CONFIG
+    cmdline = root / "boot/firmware/cmdline.txt"
+    assert cmdline.read_text() == CMDLINE.rstrip("\n") + " spidev.bufsiz=32768\n"
     wants = root / "etc/systemd/system/multi-user.target.wants" / UNIT
     assert os.readlink(wants) == f"/etc/systemd/system/{UNIT}"
     assert "reboot once" in out
@@ -231,6 +239,9 @@ def test_install_rerun_upgrade_and_uninstall(root: Path, wheels: dict[str, Path]
     # Upgrade: the new package, same config, same store.
     out = install(root, wheels["new"])
     assert installed_version(root) == f"kiothi-board {kiothi_board.__version__}"
+    firmware = root / "opt/kiothi-board/venv/share/kiothi-board/firmware/kiothi_io"
+    shipped = sorted(p.name for p in (REPO / "firmware/kiothi_io").glob("*.py"))
+    assert sorted(p.name for p in firmware.glob("*.py")) == shipped
     assert {p: p.read_bytes() for p in kept} == kept
     assert "kept /etc/kiothi-board/config.toml" in out
 
@@ -285,6 +296,7 @@ def test_unit_is_hardened_and_verifies_on_the_installed_tree(
     assert done.returncode == 0, done.stderr
     assert set(differences(seed, snapshot(root))) <= ACCOUNT_BACKUPS
     assert (root / "boot/firmware/config.txt").read_text() == BOOT_CONFIG
+    assert (root / "boot/firmware/cmdline.txt").read_text() == CMDLINE
 
 
 def test_unit_settings_each_say_why() -> None:
