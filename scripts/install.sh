@@ -198,11 +198,17 @@ config() {
     local gid
     gid="$(awk -F: -v g="$USER_NAME" '$1 == g { print $3 }' "$(at /etc/group)")"
     [ -n "$gid" ] || die "group $USER_NAME missing in $(at /etc/group) after systemd-sysusers"
+    install -d -m 755 "$(at "$ETC")"
+    # This release's defaults beside the config, so an upgrade's new defaults can be compared.
+    place "$REPO/docs/config.example.toml" "$ETC/config.example.toml" 644 || true
     if [ -e "$(at "$CONFIG")" ]; then
-        say "kept $CONFIG"
+        if cmp -s "$(at "$CONFIG")" "$(at "$ETC/config.example.toml")"; then
+            say "kept $CONFIG"
+        else
+            say "kept $CONFIG (yours; this release's defaults: $ETC/config.example.toml)"
+        fi
         return 0
     fi
-    install -d -m 755 "$(at "$ETC")"
     # Readable by the daemon's group only: it may hold the API token.
     install -m 640 -o 0 -g "$gid" "$REPO/docs/config.example.toml" "$(at "$CONFIG")"
     say "installed $CONFIG (edit it, then: systemctl restart $NAME)"
@@ -233,16 +239,31 @@ boot_config() {
         say "no $BOOTCFG (not Raspberry Pi OS?): enable SPI0 yourself (docs/install.md)"
         return 0
     fi
-    grep -qxF "$BOOT_BEGIN" "$file" && return 0
-    [ -e "$file.kiothi-board.bak" ] || cp -p "$file" "$file.kiothi-board.bak"
-    [ ! -s "$file" ] || [ -z "$(tail -c1 "$file")" ] || echo >>"$file"
     # The SPI clock is divided from the VPU core clock: fixed, so the WS2812 bits keep their
     # length (hardware/README.md). A Pi 5's RP1 SPI needs nothing. Back to [all] at the end.
-    printf '%s\n' "$BOOT_BEGIN" "[all]" "dtparam=spi=on" "dtoverlay=spi0-0cs" \
+    local block
+    block="$(printf '%s\n' "$BOOT_BEGIN" "[all]" "dtparam=spi=on" "dtoverlay=spi0-0cs" \
         "[pi3]" "core_freq=250" "core_freq_min=250" "[pi02]" "core_freq=250" \
-        "core_freq_min=250" "[pi4]" "core_freq=500" "core_freq_min=500" "[all]" "$BOOT_END" \
-        >>"$file"
+        "core_freq_min=250" "[pi4]" "core_freq=500" "core_freq_min=500" "[all]" "$BOOT_END")"
+    if grep -qxF "$BOOT_BEGIN" "$file"; then
+        [ "$(boot_block <"$file")" != "$block" ] || return 0
+        strip_boot_block "$file" # an older release's block: replaced by this one
+    fi
+    [ -e "$file.kiothi-board.bak" ] || cp -p "$file" "$file.kiothi-board.bak"
+    [ ! -s "$file" ] || [ -z "$(tail -c1 "$file")" ] || echo >>"$file"
+    printf '%s\n' "$block" >>"$file"
     say "enabled SPI0 in $BOOTCFG (backup: $BOOTCFG.kiothi-board.bak); reboot once"
+}
+
+boot_block() { # our marked block, from stdin
+    awk -v b="$BOOT_BEGIN" -v e="$BOOT_END" '$0 == b { on = 1 } on { print } $0 == e { on = 0 }'
+}
+
+strip_boot_block() {
+    awk -v b="$BOOT_BEGIN" -v e="$BOOT_END" '$0 == b { skip = 1 } !skip { print }
+        $0 == e { skip = 0 }' "$1" >"$1.kiothi-board.new"
+    chmod --reference="$1" "$1.kiothi-board.new"
+    mv "$1.kiothi-board.new" "$1"
 }
 
 kernel_cmdline() {
@@ -292,10 +313,7 @@ uninstall_all() {
     rmdir "$(at "$(dirname "$SYSUSERS")")" 2>/dev/null || true # Debian has no /etc/sysusers.d
     file="$(at "$BOOTCFG")"
     if [ -f "$file" ] && grep -qxF "$BOOT_BEGIN" "$file"; then
-        awk -v b="$BOOT_BEGIN" -v e="$BOOT_END" '$0 == b { skip = 1 } !skip { print }
-            $0 == e { skip = 0 }' "$file" >"$file.kiothi-board.new"
-        chmod --reference="$file" "$file.kiothi-board.new"
-        mv "$file.kiothi-board.new" "$file"
+        strip_boot_block "$file"
         say "removed the SPI block from $BOOTCFG"
     fi
     if [ -f "$file.kiothi-board.bak" ] && cmp -s "$file" "$file.kiothi-board.bak"; then

@@ -235,6 +235,9 @@ def test_install_rerun_upgrade_and_uninstall(root: Path, wheels: dict[str, Path]
     for path in (store, store / "games.sqlite3"):
         os.chown(path, kiothi_uid, kiothi_gid)  # as systemd's StateDirectory= leaves them
     kept = {p: p.read_bytes() for p in (config, store / "games.sqlite3")}
+    # An older release wrote a shorter SPI block (no core clock): the upgrade replaces it.
+    marker, end = added.splitlines()[0], added.splitlines()[-1]
+    boot.write_text(f"{BOOT_CONFIG}{marker}\n[all]\ndtparam=spi=on\n{end}\n")
 
     # Upgrade: the new package, same config, same store.
     out = install(root, wheels["new"])
@@ -243,7 +246,10 @@ def test_install_rerun_upgrade_and_uninstall(root: Path, wheels: dict[str, Path]
     shipped = sorted(p.name for p in (REPO / "firmware/kiothi_io").glob("*.py"))
     assert sorted(p.name for p in firmware.glob("*.py")) == shipped
     assert {p: p.read_bytes() for p in kept} == kept
-    assert "kept /etc/kiothi-board/config.toml" in out
+    assert "kept /etc/kiothi-board/config.toml (yours; " in out
+    example = root / "etc/kiothi-board/config.example.toml"
+    assert example.read_bytes() == (REPO / "docs/config.example.toml").read_bytes()
+    assert boot.read_text() == BOOT_CONFIG + added
 
     # The same install again changes nothing at all: not a byte, not a mode, not a mtime.
     installed = snapshot(root, times=True)
