@@ -17,6 +17,7 @@ _DELEGATED = {
     "engine": ("kiothi_board.ai.protocol:main", "speak the engine protocol on stdin/stdout"),
     "match": ("kiothi_board.ai.match:main", "play two engines against each other"),
     "run": ("kiothi_board.daemon:main", "run the board daemon (--sim: the simulator)"),
+    "token": ("kiothi_board.api.access:token_main", "print a new random api.token"),
     "guide-pictures": (
         "kiothi_board.guide.render:main",
         "draw every LED guide cue as PNG pictures (for docs/led-guide.md)",
@@ -94,7 +95,10 @@ def bench_main(argv: Sequence[str]) -> int:
     if not argv or argv[0] not in _BENCHES:
         print(f"usage: kiothi-board bench {{{','.join(_BENCHES)}}} [options]", file=sys.stderr)
         return 2
-    func = _load(_BENCHES[argv[0]])
+    target = _BENCHES[argv[0]]
+    if argv[0] == "api" and "--soak" in argv:
+        target = "kiothi_board.tools.soak:main"  # the daemon under mixed clients, for minutes
+    func = _load(target)
     status = func(list(argv[1:]))  # type: ignore[operator]
     return int(status or 0)
 

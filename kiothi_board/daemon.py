@@ -222,7 +222,15 @@ class Daemon:
             from kiothi_board.store.sqlite import SqliteStore
 
             path = Path(cfg["path"]) if cfg["path"] else self.state_dir / "games.sqlite3"
-            path.parent.mkdir(parents=True, exist_ok=True)
+            key = f"store.path = {str(path)!r}" if cfg["path"] else f"--state-dir {self.state_dir}"
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+            except (FileExistsError, NotADirectoryError):
+                raise ConfigError(
+                    f"{key}: {path.parent} is not a directory (a file is in the way)"
+                ) from None
+            except OSError as exc:
+                raise ConfigError(f"{key}: cannot make {path.parent}: {exc.strerror}") from exc
             sqlite = SqliteStore(path)
             if sqlite.report is not None:
                 log.warning("%s", sqlite.report)

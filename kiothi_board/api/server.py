@@ -192,8 +192,9 @@ class ApiServer:
                     self.serial.append(port)
                     port.start()
             if cfg.redis_url:
-                from kiothi_board.api.redis_bus import RedisBus
+                from kiothi_board.api.redis_bus import RedisBus, check_redis_url
 
+                check_redis_url(cfg.redis_url)
                 self.redis = RedisBus(
                     self.dispatcher,
                     cfg.redis_url,
