@@ -22,7 +22,6 @@ import queue
 import threading
 from collections.abc import Callable
 from typing import Any
-
 from urllib.parse import urlsplit
 
 from kiothi_board.api.dispatcher import Dispatcher
