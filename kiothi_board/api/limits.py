@@ -13,18 +13,40 @@ event is logged at most once per `log_interval` seconds, with a count.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import resource
+import socket
 from collections.abc import Callable
 from typing import Any
 
 from kiothi_board.api.authlimit import peer_host
 
-__all__ = ["Conn", "ConnectionGuard", "GuardedProtocol", "descriptor_cap"]
+__all__ = [
+    "SEND_BUFFER",
+    "Conn",
+    "ConnectionGuard",
+    "GuardedProtocol",
+    "bound_send_buffer",
+    "descriptor_cap",
+]
 
 log = logging.getLogger(__name__)
 
 _FD_RESERVE = 64  # descriptors kept for the store, serial ports, logs, Redis
+
+
+SEND_BUFFER = 128 * 1024
+"""The kernel's send buffer per client socket (it would otherwise grow to megabytes for a
+client that does not read: memory outside the budget)."""
+
+
+def bound_send_buffer(transport: asyncio.BaseTransport) -> None:
+    """Fix the socket's send buffer at `SEND_BUFFER` (no autotuning for non-readers)."""
+    sock = transport.get_extra_info("socket")
+    if sock is not None and sock.family in (socket.AF_INET, socket.AF_INET6):
+        with contextlib.suppress(OSError):
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER)
 
 
 def descriptor_cap(wanted: int) -> int:
@@ -228,6 +250,7 @@ class GuardedProtocol(asyncio.Protocol):
         if self._conn is None:
             transport.abort()  # type: ignore[attr-defined]
             return
+        bound_send_buffer(transport)
         self._inner.connection_made(transport)
 
     def data_received(self, data: bytes) -> None:

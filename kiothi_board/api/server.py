@@ -24,7 +24,7 @@ from kiothi_board.api.access import AccessPolicy, is_loopback
 from kiothi_board.api.authlimit import AuthLimiter
 from kiothi_board.api.budget import DEFAULT_BUDGET, DEFAULT_MAX_REPLY
 from kiothi_board.api.dispatcher import Dispatcher, Session, frame_to_hex
-from kiothi_board.api.limits import ConnectionGuard
+from kiothi_board.api.limits import ConnectionGuard, bound_send_buffer
 from kiothi_board.api.protocol import MAX_LINE, LineFramer, encode
 from kiothi_board.api.service import BoardService
 from kiothi_board.api.unix_path import prepare_unix_path, remove_our_socket, socket_identity
@@ -212,7 +212,7 @@ class ApiServer:
         if cfg.tcp_port is not None:
             try:
                 server = await asyncio.start_server(
-                    lambda r, w: self._client(r, w, "tcp"), cfg.host, cfg.tcp_port
+                    lambda r, w: self._client(r, w, "tcp"), cfg.host, cfg.tcp_port, backlog=128
                 )
             except OSError as exc:
                 raise _bind_error("api.tcp_port", f"{cfg.host}:{cfg.tcp_port}", exc) from exc
@@ -373,6 +373,7 @@ class ApiServer:
             wire.abort()
             return
         self._clients[task] = writer
+        bound_send_buffer(wire)
         role = self.access.initial_role(transport, host)
         session, wake = self.open_session(
             transport,
@@ -396,6 +397,8 @@ class ApiServer:
                     break
                 self.guard.touch(conn)
                 for line in framer.feed(data):
+                    if session.outbox.over is not None:
+                        break  # cut off: what it sent after is not worth an answer
                     await self.dispatch(session, line)
         except (ConnectionError, asyncio.IncompleteReadError):
             pass

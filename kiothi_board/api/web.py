@@ -113,6 +113,8 @@ def make_app(server: ApiServer) -> web.Application:
         max_line = server.config.max_line
         try:
             async for msg in ws:
+                if session.outbox.over is not None:
+                    break  # cut off: over its byte budget
                 if msg.type == WSMsgType.TEXT:
                     for text in str(msg.data).split("\n"):
                         if len(text) > max_line:
