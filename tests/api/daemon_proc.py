@@ -131,6 +131,12 @@ class DaemonProc:
         """Open descriptors of the daemon."""
         return len(os.listdir(f"/proc/{self.proc.pid}/fd"))
 
+    def wait_exit(self, timeout: float = 30.0) -> int:
+        """Wait for the daemon to exit by itself (a refused start); returns its status."""
+        status = self.proc.wait(timeout)
+        self._reader.join(5)
+        return status
+
     def close(self) -> int:
         """SIGTERM and wait; returns the exit status."""
         if self.proc.poll() is None:

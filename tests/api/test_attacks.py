@@ -171,7 +171,10 @@ def test_idle_and_slow_header_connections_are_closed(tmp_path: Path) -> None:
         slow = socket.create_connection(("127.0.0.1", d.web_port))
         started = time.monotonic()
         tcp.settimeout(5)
-        assert tcp.recv(100) == b""  # closed by the board: idle
+        said = b""
+        while chunk := tcp.recv(100):
+            said += chunk
+        assert json.loads(said) == {"event": "closed", "reason": "idle"}  # then closed
         slow.settimeout(0.3)
         closed = False
         for byte in b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n" * 2:  # a byte every 0.3 s
@@ -193,7 +196,7 @@ def test_unix_path_on_a_regular_file_refuses_to_start_and_leaves_it(tmp_path: Pa
     victim = tmp_path / "notes.txt"
     victim.write_text("precious")
     d = DaemonProc(tmp_path, {"unix_path": str(victim)}, wait=False)
-    assert d.close() == 1
+    assert d.wait_exit() == 1
     assert victim.read_text() == "precious"
     errors = [ln for ln in d.log_lines if ln.startswith("kiothi-board run:")]
     assert len(errors) == 1 and "api.unix_path" in errors[0] and "left alone" in errors[0]
@@ -206,7 +209,7 @@ def test_a_busy_port_names_the_key_and_says_another_instance_may_run(tmp_path: P
         busy.listen()
         port = busy.getsockname()[1]
         d = DaemonProc(tmp_path, {"tcp_port": port}, wait=False)
-        assert d.close() == 1
+        assert d.wait_exit() == 1
     line = d.log().strip().splitlines()[-1]
     assert line.startswith("kiothi-board run: api.tcp_port")
     assert "another kiothi-board may be running" in line
