@@ -92,6 +92,7 @@ class RedisBus:
         self.reconnects = 0
         self.commands = 0
         self.error: str | None = None  # why the last connection attempt failed
+        self.unreachable = threading.Event()  # set when an attempt to connect fails
         self._warned = False
 
     def _default_factory(self) -> Any:
@@ -153,6 +154,7 @@ class RedisBus:
                 self.error = f"cannot reach {shown_url(self._url)}: {exc}"
                 if self.status == "connecting":
                     self.status = "down"
+                self.unreachable.set()
                 if not self._warned:  # once per outage, not once per retry
                     self._warned = True
                     log.warning("api: api.redis_url: %s; retrying in the background", self.error)
