@@ -34,15 +34,22 @@ def http(
 class RawWebSocket:
     """A WebSocket opened by hand (any Host, any Origin); `read=False` never reads."""
 
-    def __init__(self, port: int, headers: dict[str, str], *, rcvbuf: int | None = None) -> None:
+    def __init__(
+        self,
+        port: int,
+        headers: dict[str, str],
+        *,
+        rcvbuf: int | None = None,
+        host: str = "127.0.0.1",
+    ) -> None:
         self.sock = socket.socket()
         if rcvbuf is not None:
             self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
         self.sock.settimeout(5)
-        self.sock.connect(("127.0.0.1", port))
+        self.sock.connect((host, port))
         key = base64.b64encode(os.urandom(16)).decode()
         hdrs = {
-            "Host": f"127.0.0.1:{port}",
+            "Host": f"{host}:{port}",
             "Upgrade": "websocket",
             "Connection": "Upgrade",
             "Sec-WebSocket-Key": key,
