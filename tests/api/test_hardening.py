@@ -48,9 +48,9 @@ def test_a_second_instance_leaves_the_first_ones_socket(
     path = str(tmp_path / "api.sock")
     with start_api(fake_service, {"tcp_port": 0, "web_port": None, "unix_path": path}) as first:
         busy = {"tcp_port": first.tcp_port, "web_port": None, "unix_path": path}
-        with pytest.raises(ConfigError, match="api.tcp_port.*already in use"):
+        with pytest.raises(ConfigError, match=r"api\.tcp_port.*already in use"):
             start_api(FakeBoardService(), busy)
-        with pytest.raises(ConfigError, match="api.unix_path.*live socket"):
+        with pytest.raises(ConfigError, match=r"api\.unix_path.*live socket"):
             start_api(FakeBoardService(), {**busy, "tcp_port": None})
         with socket.socket(socket.AF_UNIX) as s:  # the first one still serves its door
             s.connect(path)
@@ -73,7 +73,7 @@ def test_malformed_and_unreachable_redis_urls_are_reported(
 ) -> None:
     base = {"tcp_port": None, "web_port": None}
     for url in ("http://127.0.0.1:6379", "redis://127.0.0.1:notaport/0"):
-        with pytest.raises(ConfigError, match="api.redis_url"):
+        with pytest.raises(ConfigError, match=r"api\.redis_url"):
             start_api(fake_service, {**base, "redis_url": url})
     with socket.socket() as probe:  # a port with nobody listening
         probe.bind(("127.0.0.1", 0))
