@@ -12,7 +12,7 @@ import pytest
 
 from kiothi_board.store.sqlite import SqliteStore
 from tests.api.daemon_proc import DaemonProc
-from tests.api.helpers import socket_client
+from tests.api.helpers import socket_client, validator
 from tests.api.wire import RawWebSocket, http
 
 PAGES = 300
@@ -155,6 +155,7 @@ def test_2000_idle_connections_do_not_lock_out_a_new_client(tmp_path: Path) -> N
         status, _h, body = http(d.web_port, "/healthz")
         served = time.monotonic() - started
         assert status == 200 and served < 1.0, served
+        validator("reply.health").validate({"id": 1, "ok": True, "result": json.loads(body)})
         health = json.loads(body)["connections"]
         assert health["shed"] > 500 and health["open"] <= health["max"] <= 1024 - 64
         assert d.fds() < 1024
@@ -175,6 +176,7 @@ def test_idle_and_slow_header_connections_are_closed(tmp_path: Path) -> None:
         while chunk := tcp.recv(100):
             said += chunk
         assert json.loads(said) == {"event": "closed", "reason": "idle"}  # then closed
+        validator("event").validate(json.loads(said))
         slow.settimeout(0.3)
         closed = False
         for byte in b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n" * 2:  # a byte every 0.3 s
