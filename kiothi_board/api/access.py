@@ -25,12 +25,13 @@ import socket
 import sys
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from urllib.parse import urlsplit
 
 from kiothi_board.api.authlimit import AuthLimiter
 from kiothi_board.api.protocol import ApiError
+from kiothi_board.hardware.protocols import Clock
 
 __all__ = [
     "ALWAYS_CONTROL",
@@ -120,7 +121,7 @@ class AccessPolicy:
         host_names: Iterable[str] = (),
         session_ttl: float = 12 * 3600.0,
         limiter: AuthLimiter | None = None,
-        clock: Callable[[], float],
+        clock: Clock,
         addresses: Iterable[str] | None = None,
     ) -> None:
         """`addresses` (the machine's own) is read from the kernel when not given."""
@@ -205,7 +206,7 @@ class AccessPolicy:
         """A new session ticket with the token's rights, valid for `session_ttl` seconds."""
         ticket = secrets.token_urlsafe(24)
         with self._lock:
-            self._tickets[_digest(ticket)] = self._clock() + self._ttl
+            self._tickets[_digest(ticket)] = self._clock.now() + self._ttl
             while len(self._tickets) > _MAX_TICKETS:
                 self._tickets.popitem(last=False)
         return ticket
@@ -219,7 +220,7 @@ class AccessPolicy:
             expiry = self._tickets.get(key)
             if expiry is None:
                 return False
-            if expiry < self._clock():
+            if expiry < self._clock.now():
                 del self._tickets[key]
                 return False
             return True

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable
+
+from kiothi_board.hardware.protocols import Clock
 
 __all__ = ["AuthLimiter", "peer_host"]
 
@@ -46,7 +47,7 @@ class AuthLimiter:
     """Token buckets of allowed *failures*: one per peer address and one global.
 
     `rate`/`burst` per peer address (all ports of a host share one), `global_rate` and
-    `global_burst` for everyone together. `clock` is monotonic seconds (injected in tests).
+    `global_burst` for everyone together. `clock.now()` is monotonic seconds (a FakeClock in tests).
     """
 
     def __init__(
@@ -56,7 +57,7 @@ class AuthLimiter:
         burst: float = 5.0,
         global_rate: float = 10.0,
         global_burst: float = 20.0,
-        clock: Callable[[], float],
+        clock: Clock,
         log_interval: float = 10.0,
     ) -> None:
         """Full buckets."""
@@ -67,7 +68,7 @@ class AuthLimiter:
         self._clock = clock
         self._log_interval = log_interval
         self._lock = threading.Lock()
-        now = clock()
+        now = clock.now()
         self._global = _Bucket(global_burst, now)
         self._peers: dict[str, _Bucket] = {}
         self.failures = 0
@@ -93,7 +94,7 @@ class AuthLimiter:
         """Whether an attempt from `peer` may be checked now; counts a refusal if not."""
         host = peer_host(peer)
         with self._lock:
-            now = self._clock()
+            now = self._clock.now()
             self._global.refill(self._grate, self._gburst, now)
             ok = self._global.tokens >= 1.0 and self._bucket(host, now).tokens >= 1.0
             if not ok:
@@ -114,7 +115,7 @@ class AuthLimiter:
         """Spend one failure from `peer`'s bucket and the global one, and log it."""
         host = peer_host(peer)
         with self._lock:
-            now = self._clock()
+            now = self._clock.now()
             self._global.refill(self._grate, self._gburst, now)
             self._global.tokens = max(0.0, self._global.tokens - 1.0)
             bucket = self._bucket(host, now)

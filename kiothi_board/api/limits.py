@@ -21,6 +21,7 @@ from collections.abc import Callable
 from typing import Any
 
 from kiothi_board.api.authlimit import peer_host
+from kiothi_board.hardware.protocols import Clock
 
 __all__ = [
     "SEND_BUFFER",
@@ -86,7 +87,7 @@ class ConnectionGuard:
         max_per_peer: int = 128,
         idle_timeout: float = 300.0,
         header_timeout: float = 10.0,
-        clock: Callable[[], float],
+        clock: Clock,
         log_interval: float = 10.0,
     ) -> None:
         """`max_total` is lowered to fit the descriptor limit (see `descriptor_cap`)."""
@@ -115,7 +116,7 @@ class ConnectionGuard:
 
     def now(self) -> float:
         """The guard's clock."""
-        return self._clock()
+        return self._clock.now()
 
     # ------------------------------------------------------------------ admission
     def admit(
@@ -128,7 +129,7 @@ class ConnectionGuard:
         key: object = None,
     ) -> Conn | None:
         """Register a new connection, making room if a cap is reached; None: refuse it."""
-        now = self._clock()
+        now = self._clock.now()
         host = peer_host(peer)
         scopes: list[tuple[int, Callable[[Conn], bool]]] = [
             (self.max_per_peer, lambda c: c.peer == host),
@@ -162,7 +163,7 @@ class ConnectionGuard:
     def touch(self, conn: Conn | None) -> None:
         """Bytes arrived from the client."""
         if conn is not None and not conn.http:
-            conn.last = self._clock()
+            conn.last = self._clock.now()
 
     def _drop(self, conn: Conn, counter: str, reason: str) -> None:
         self._conns.pop(conn, None)
@@ -175,7 +176,7 @@ class ConnectionGuard:
     # ------------------------------------------------------------------ timeouts
     def reap(self) -> None:
         """Close HTTP connections past `header_timeout` and idle clients past `idle_timeout`."""
-        now = self._clock()
+        now = self._clock.now()
         for conn in list(self._conns):
             if conn.http:
                 if not conn.busy and now - conn.last > self.header_timeout:
@@ -204,7 +205,7 @@ class ConnectionGuard:
             self.counts["fd_exhausted"] += 1
             self._note("fd_exhausted", "accept() found no free file descriptor")
             self.shed_newest(max(8, len(self._conns) // 10))
-            self._flush_log(self._clock())
+            self._flush_log(self._clock.now())
             return
         loop.default_exception_handler(context)
 
@@ -213,7 +214,7 @@ class ConnectionGuard:
         if counter != "fd_exhausted":
             self.counts[counter] += 1
         self._unlogged[message] = self._unlogged.get(message, 0) + 1
-        self._flush_log(self._clock())
+        self._flush_log(self._clock.now())
 
     def _flush_log(self, now: float) -> None:
         if not self._unlogged or now < self._next_log:

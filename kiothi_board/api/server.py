@@ -14,7 +14,6 @@ import contextlib
 import errno
 import logging
 import threading
-import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field, fields
 from pathlib import Path
@@ -29,6 +28,7 @@ from kiothi_board.api.protocol import MAX_LINE, LineFramer, encode
 from kiothi_board.api.service import BoardService
 from kiothi_board.api.unix_path import prepare_unix_path, remove_our_socket, socket_identity
 from kiothi_board.errors import ConfigError
+from kiothi_board.hardware.clock import SystemClock
 
 __all__ = ["WEB_ROOT", "ApiConfig", "ApiServer", "start_api"]
 
@@ -115,7 +115,7 @@ class ApiServer:
     def __init__(self, service: BoardService, config: ApiConfig) -> None:
         """Use `start_api`; this only wires the parts."""
         self.config = config
-        clock = time.monotonic
+        clock = SystemClock()
         limiter = AuthLimiter(
             rate=config.auth_rate,
             burst=config.auth_burst,

@@ -22,7 +22,7 @@ TOKEN = "unit-test-token-0123456789"
 
 
 def policy(clock: FakeClock, **kw: Any) -> AccessPolicy:
-    return AccessPolicy(token=TOKEN, clock=clock.now, addresses=["192.0.2.2"], **kw)
+    return AccessPolicy(token=TOKEN, clock=clock, addresses=["192.0.2.2"], **kw)
 
 
 def _time_to_check(limiter: AuthLimiter, clock: FakeClock, peers: list[str], n: int) -> float:
@@ -42,7 +42,7 @@ def _time_to_check(limiter: AuthLimiter, clock: FakeClock, peers: list[str], n: 
 def test_1000_wrong_tokens_take_at_least_10_seconds(hosts: int) -> None:
     """20 connections from one host (ports differ) or from 20 hosts: the default schedule."""
     clock = FakeClock()
-    limiter = AuthLimiter(clock=clock.now)  # the defaults of [api] auth_*
+    limiter = AuthLimiter(clock=clock)  # the defaults of [api] auth_*
     peers = [f"10.0.0.{i % hosts + 1}:{5000 + i}" for i in range(20)]
     taken = _time_to_check(limiter, clock, peers, 1000)
     assert taken >= 10.0, taken
@@ -55,7 +55,7 @@ def test_a_failure_storm_is_logged_per_failure_and_refusals_in_summary(
 ) -> None:
     caplog.set_level(logging.WARNING)
     clock = FakeClock()
-    limiter = AuthLimiter(clock=clock.now, log_interval=10)
+    limiter = AuthLimiter(clock=clock, log_interval=10)
     for _ in range(500):
         if limiter.allow("127.0.0.1:1"):
             limiter.failed("127.0.0.1:1", "token")
@@ -146,7 +146,7 @@ def test_guard_caps_evict_the_idlest_without_control_or_refuse() -> None:
     clock = FakeClock()
     guard = ConnectionGuard(
         max_total=8, max_per_door=6, max_per_peer=4, idle_timeout=5, header_timeout=2,
-        clock=clock.now,
+        clock=clock,
     )  # fmt: skip
     closers = [_Closable() for _ in range(10)]
     conns = []
@@ -180,7 +180,7 @@ def test_guard_times_out_idle_and_slow_http_and_sheds_on_fd_exhaustion(
 
     caplog.set_level(logging.WARNING)
     clock = FakeClock()
-    guard = ConnectionGuard(idle_timeout=5, header_timeout=2, clock=clock.now, log_interval=10)
+    guard = ConnectionGuard(idle_timeout=5, header_timeout=2, clock=clock, log_interval=10)
     idle, http, busy, unix = _Closable(), _Closable(), _Closable(), _Closable()
     guard.admit("tcp", "127.0.0.1:1", idle)
     guard.admit("web", "127.0.0.1:2", http, http=True)
