@@ -339,6 +339,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     on_tick = None
     if daemon.web_url is not None:
         print(f"kiothi-board: the board's web page is at {daemon.web_url}", file=sys.stderr)
+        api_cfg = config["api"]
+        if not (api_cfg["token"] or api_cfg["staff_pin"]):
+            print(
+                "kiothi-board: the page and TCP are read-only: set api.token "
+                "(kiothi-board token makes one) or api.staff_pin to play from them",
+                file=sys.stderr,
+            )
     if daemon.simulated and not args.no_terminal:
         from kiothi_board.sim import TerminalView, render_board
 
