@@ -15,16 +15,15 @@ import errno
 import logging
 import threading
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
 from kiothi_board.api.access import AccessPolicy, is_loopback
+from kiothi_board.api.api_config import ApiConfig
 from kiothi_board.api.authlimit import AuthLimiter
-from kiothi_board.api.budget import DEFAULT_BUDGET, DEFAULT_MAX_REPLY
 from kiothi_board.api.dispatcher import Dispatcher, Session, frame_to_hex
 from kiothi_board.api.limits import ConnectionGuard, bound_send_buffer
-from kiothi_board.api.protocol import MAX_LINE, LineFramer, encode
+from kiothi_board.api.protocol import LineFramer, encode
 from kiothi_board.api.service import BoardService
 from kiothi_board.api.unix_path import prepare_unix_path, remove_our_socket, socket_identity
 from kiothi_board.errors import ConfigError
@@ -38,66 +37,30 @@ WEB_ROOT = Path(__file__).resolve().parent / "web"
 """The page's files (package data: plain HTML, CSS and JS, no build step)."""
 
 
-@dataclass(frozen=True, slots=True)
-class ApiConfig:
-    """The `[api]` settings. Ports: 0 picks a free port, None turns the door off.
-
-    `token` is a secret: it is never logged and never shown by `repr`.
-    """
-
-    host: str = "127.0.0.1"
-    tcp_port: int | None = 7420
-    unix_path: str | None = None
-    web_host: str = "127.0.0.1"
-    web_port: int | None = 8420
-    serial: tuple[str, ...] = ()
-    serial_baud: int = 115200
-    token: str | None = field(default=None, repr=False)
-    sim: bool = False
-    max_line: int = MAX_LINE
-    rate: float = 50.0
-    burst: float = 200.0
-    outbox_limit: int = 2000
-    frame_fps: float = 15.0
-    health_interval: float = 30.0
-    redis_url: str | None = None
-    redis_prefix: str = "kiothi:v1"
-    redis_queue: int = 1000
-    trust_loopback_tcp: bool = False
-    host_names: tuple[str, ...] = ()
-    staff_pin: str | None = field(default=None, repr=False)
-    session_ttl: float = 12 * 3600.0
-    client_budget: int = DEFAULT_BUDGET
-    max_reply: int = DEFAULT_MAX_REPLY
-    max_connections: int = 512
-    max_per_door: int = 256
-    max_per_peer: int = 128
-    idle_timeout: float = 300.0
-    header_timeout: float = 10.0
-    auth_rate: float = 1.0
-    auth_burst: float = 5.0
-    auth_global_rate: float = 10.0
-
-    @classmethod
-    def from_mapping(cls, data: Mapping[str, Any]) -> ApiConfig:
-        """Read the `[api]` table of the daemon's config; unknown keys are errors."""
-        known = {f.name for f in fields(cls)}
-        unknown = set(data) - known
-        if unknown:
-            raise ConfigError(f"unknown [api] keys {sorted(unknown)!r}; known: {sorted(known)}")
-        kwargs = dict(data)
-        if "serial" in kwargs:
-            serial = kwargs["serial"]
-            kwargs["serial"] = (serial,) if isinstance(serial, str) else tuple(serial)
-        if "host_names" in kwargs:
-            kwargs["host_names"] = tuple(kwargs["host_names"])
-        try:
-            return cls(**kwargs)
-        except TypeError as exc:
-            raise ConfigError(f"bad [api] config: {exc}") from exc
-
-
 _loopback = is_loopback  # kept for callers of the old name
+
+
+def _peer_of(writer: asyncio.StreamWriter, transport: str) -> tuple[str | None, str]:
+    """(host, "host:port") of a socket client; the Unix socket's peer is just "unix"."""
+    if transport == "unix":
+        return None, "unix"  # who may connect is up to the socket's mode
+    peername = writer.get_extra_info("peername")
+    host = str(peername[0]) if isinstance(peername, tuple) else str(peername)
+    port = peername[1] if isinstance(peername, tuple) else "?"
+    return host, (f"[{host}]:{port}" if ":" in host else f"{host}:{port}")
+
+
+def _cutter(wire: asyncio.WriteTransport) -> Callable[[str], None]:
+    """How the board closes a socket client (idle, over a cap or its budget)."""
+
+    def cut_off(reason: str) -> None:
+        if wire.get_write_buffer_size() == 0:
+            wire.write(encode({"event": "closed", "reason": reason}))
+            wire.close()
+        else:
+            wire.abort()  # a client that does not read: free its buffer now
+
+    return cut_off
 
 
 def _bind_error(key: str, where: str, exc: OSError) -> ConfigError:
@@ -353,21 +316,9 @@ class ApiServer:
     ) -> None:
         task = asyncio.current_task()
         assert task is not None
-        peername = writer.get_extra_info("peername")
-        if transport == "unix":
-            host, peer = None, "unix"  # who may connect is up to the socket's mode
-        else:
-            host = peername[0] if isinstance(peername, tuple) else str(peername)
-            peer = f"{host}:{peername[1]}"
+        host, peer = _peer_of(writer, transport)
         wire = writer.transport
-
-        def cut_off(reason: str) -> None:
-            if wire.get_write_buffer_size() == 0:
-                wire.write(encode({"event": "closed", "reason": reason}))
-                wire.close()
-            else:
-                wire.abort()  # a client that does not read: free its buffer now
-
+        cut_off = _cutter(wire)
         conn = self.guard.admit(transport, peer, cut_off)
         if conn is None:
             wire.abort()

@@ -19,6 +19,7 @@ from kiothi_board.api.limits import GuardedProtocol
 from kiothi_board.api.protocol import ApiError, TooLong
 
 if TYPE_CHECKING:
+    from kiothi_board.api.dispatcher import Session
     from kiothi_board.api.server import ApiServer
 
 __all__ = ["make_app", "start_web"]
@@ -38,26 +39,29 @@ _HEADERS = {
 _STATUS = {"unauthorized": 401, "rate_limited": 429, "bad_args": 400}
 
 
-def make_app(server: ApiServer) -> web.Application:
-    """The aiohttp application: `/`, `/operator`, `/static/…`, `/healthz`, `/ws`."""
-    from kiothi_board.api.server import WEB_ROOT
+class _Web:
+    """The web door's handlers, bound to the running `ApiServer`."""
 
-    access = server.access
-    guard = server.guard
+    def __init__(self, server: ApiServer) -> None:
+        self.server = server
+        self.access = server.access
+        self.guard = server.guard
 
-    async def page(request: web.Request) -> web.StreamResponse:
+    async def page(self, request: web.Request) -> web.StreamResponse:
+        from kiothi_board.api.server import WEB_ROOT
+
         name = "operator.html" if request.path.rstrip("/") == "/operator" else "index.html"
         return web.FileResponse(WEB_ROOT / name, headers=_HEADERS)
 
-    async def favicon(request: web.Request) -> web.Response:
+    async def favicon(self, request: web.Request) -> web.Response:
         return web.Response(status=204)  # browsers ask; a 404 would only clutter the console
 
-    async def healthz(request: web.Request) -> web.Response:
-        return web.json_response(server.dispatcher.health(), headers=_HEADERS)
+    async def healthz(self, request: web.Request) -> web.Response:
+        return web.json_response(self.server.dispatcher.health(), headers=_HEADERS)
 
-    async def new_session(request: web.Request) -> web.Response:
+    async def new_session(self, request: web.Request) -> web.Response:
         """POST /session {"token": …} or {"pin": …}: a session cookie with control."""
-        if not access.origin_allowed(request.headers.get("Origin")):
+        if not self.access.origin_allowed(request.headers.get("Origin")):
             return web.json_response({"error": {"code": "unauthorized"}}, status=403)
         try:
             body = await request.json()
@@ -66,7 +70,7 @@ def make_app(server: ApiServer) -> web.Application:
             token, pin = (
                 v if isinstance(v := body.get(k), str) else None for k in ("token", "pin")
             )
-            ticket = access.authenticate(request.remote or "?", token=token, pin=pin)
+            ticket = self.access.authenticate(request.remote or "?", token=token, pin=pin)
         except (ValueError, ApiError) as exc:
             err = exc if isinstance(exc, ApiError) else ApiError("bad_args", "not JSON")
             status = _STATUS.get(err.code, 400)
@@ -76,16 +80,15 @@ def make_app(server: ApiServer) -> web.Application:
         response = web.json_response({"role": "control", "ticket": ticket})
         response.set_cookie(
             COOKIE, ticket, httponly=True, samesite="Strict", path="/",
-            max_age=int(server.config.session_ttl),
+            max_age=int(self.server.config.session_ttl),
         )  # fmt: skip
         return response
 
-    async def websocket(request: web.Request) -> web.StreamResponse:
-        ws = web.WebSocketResponse(max_msg_size=server.config.max_line + 2, heartbeat=30.0)
-        await ws.prepare(request)
-        peer = request.remote or "?"
-        foreign = not access.origin_allowed(request.headers.get("Origin"))
-        trusted = not foreign and access.check_ticket(request.cookies.get(COOKIE))
+    def _open(self, request: web.Request, ws: web.WebSocketResponse) -> tuple[Session, Any]:
+        """The WebSocket's session: its role from the cookie and Origin, its budget, its slot."""
+        server = self.server
+        foreign = not self.access.origin_allowed(request.headers.get("Origin"))
+        trusted = not foreign and self.access.check_ticket(request.cookies.get(COOKIE))
         wire = request.transport
         assert wire is not None
 
@@ -96,14 +99,21 @@ def make_app(server: ApiServer) -> web.Application:
                 wire.abort()  # a client that does not read: free its buffer now
 
         session, wake = server.open_session(
-            "websocket", peer, trusted=trusted, cut_off=cut_off,
+            "websocket", request.remote or "?", trusted=trusted, cut_off=cut_off,
             pending=wire.get_write_buffer_size,
         )  # fmt: skip
-        session.locked = foreign
-        conn = guard.by_key.get(wire)
+        session.locked = foreign  # a page of another site may never take control
+        conn = self.guard.by_key.get(wire)
         if conn is not None:
             conn.http = False  # a WebSocket now: the idle timeout applies
             conn.control = lambda: session.role == "control"
+        return session, wake
+
+    async def websocket(self, request: web.Request) -> web.StreamResponse:
+        server = self.server
+        ws = web.WebSocketResponse(max_msg_size=server.config.max_line + 2, heartbeat=30.0)
+        await ws.prepare(request)
+        session, wake = self._open(request, ws)
 
         async def send(lines: list[bytes]) -> None:
             for line in lines:
@@ -134,21 +144,13 @@ def make_app(server: ApiServer) -> web.Application:
             await ws.close()
         return ws
 
-    app = web.Application(client_max_size=64 * 1024)
-    app.router.add_get("/", page)
-    app.router.add_get("/operator", page)
-    app.router.add_get("/healthz", healthz)
-    app.router.add_get("/favicon.ico", favicon)
-    app.router.add_get("/ws", websocket)
-    app.router.add_post("/session", new_session)
-    app.router.add_static("/static/", WEB_ROOT, show_index=False)
-
     @web.middleware
-    async def headers(request: web.Request, handler: Any) -> web.StreamResponse:
-        if not access.host_allowed(request.headers.get("Host")):
-            # DNS rebinding: a foreign name resolving to this board gets nothing from it.
+    async def middleware(self, request: web.Request, handler: Any) -> web.StreamResponse:
+        """Host check (DNS rebinding), request accounting, no traceback for odd paths."""
+        if not self.access.host_allowed(request.headers.get("Host")):
+            # A foreign name resolving to this board gets nothing from it, not even the page.
             return web.Response(status=421, text="421: this board does not serve that host\n")
-        conn = guard.by_key.get(request.transport)
+        conn = self.guard.by_key.get(request.transport)
         if conn is not None:
             conn.busy += 1
         try:
@@ -158,13 +160,26 @@ def make_app(server: ApiServer) -> web.Application:
         finally:
             if conn is not None:
                 conn.busy -= 1
-                conn.last = guard.now()
+                conn.last = self.guard.now()
         if not response.prepared:
             for key, value in _HEADERS.items():
                 response.headers.setdefault(key, value)
         return response
 
-    app.middlewares.append(headers)
+
+def make_app(server: ApiServer) -> web.Application:
+    """The aiohttp application: `/`, `/operator`, `/static/…`, `/healthz`, `/ws`, `/session`."""
+    from kiothi_board.api.server import WEB_ROOT
+
+    door = _Web(server)
+    app = web.Application(client_max_size=64 * 1024, middlewares=[door.middleware])
+    app.router.add_get("/", door.page)
+    app.router.add_get("/operator", door.page)
+    app.router.add_get("/healthz", door.healthz)
+    app.router.add_get("/favicon.ico", door.favicon)
+    app.router.add_get("/ws", door.websocket)
+    app.router.add_post("/session", door.new_session)
+    app.router.add_static("/static/", WEB_ROOT, show_index=False)
     return app
 
 
