@@ -133,7 +133,11 @@ class DaemonProc:
 
     def wait_exit(self, timeout: float = 30.0) -> int:
         """Wait for the daemon to exit by itself (a refused start); returns its status."""
-        status = self.proc.wait(timeout)
+        try:
+            status = self.proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self.close()  # it started after all: stop it, and say so
+            raise AssertionError("the daemon did not refuse to start:\n" + self.log()) from None
         self._reader.join(5)
         return status
 
