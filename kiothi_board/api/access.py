@@ -48,6 +48,7 @@ ALWAYS_CONTROL = frozenset({"serial", "unix", "redis", "direct"})
 MIN_TOKEN = 16
 COOKIE = "kiothi_session"
 _MAX_TICKETS = 256
+_REFRESH = 5.0  # seconds between re-reads of the machine's addresses
 
 
 def is_loopback(host: str | None) -> bool:
@@ -131,13 +132,27 @@ class AccessPolicy:
         self._clock = clock
         self._ttl = session_ttl
         self.limiter = limiter or AuthLimiter(clock=clock)
-        names = {"localhost", "127.0.0.1", "::1", *(_host_name(n) for n in host_names)}
-        names.update(
-            _host_name(a) for a in (machine_addresses() if addresses is None else addresses)
-        )
-        self.names = frozenset(n for n in names if n)
+        self._fixed = {"localhost", "127.0.0.1", "::1", *(_host_name(n) for n in host_names)}
+        self._read_addresses = machine_addresses if addresses is None else None
+        self.names = self._names(machine_addresses() if addresses is None else addresses)
+        self._next_refresh = clock.now() + _REFRESH
         self._lock = threading.Lock()
         self._tickets: OrderedDict[bytes, float] = OrderedDict()
+
+    def _names(self, addresses: Iterable[str]) -> frozenset[str]:
+        return frozenset(n for n in (*self._fixed, *(_host_name(a) for a in addresses)) if n)
+
+    def _served(self, name: str) -> bool:
+        """Whether `name` is served; re-reads the machine's addresses (DHCP after boot) at
+        most once per `_REFRESH` seconds when an unknown name is asked for."""
+        if name in self.names:
+            return True
+        now = self._clock.now()
+        if self._read_addresses is None or now < self._next_refresh:
+            return False
+        self._next_refresh = now + _REFRESH
+        self.names = self._names(self._read_addresses())
+        return name in self.names
 
     @property
     def accepts_secrets(self) -> bool:
@@ -155,7 +170,7 @@ class AccessPolicy:
 
     def host_allowed(self, host_header: str | None) -> bool:
         """Whether a request's `Host` names this board (else: DNS rebinding, refuse)."""
-        return bool(host_header) and _host_name(host_header or "") in self.names
+        return bool(host_header) and self._served(_host_name(host_header or ""))
 
     def origin_allowed(self, origin: str | None) -> bool:
         """Whether a WebSocket's `Origin` is a page this board served (None: not a browser)."""
@@ -164,7 +179,7 @@ class AccessPolicy:
         parts = urlsplit(origin.strip())
         if parts.scheme not in ("http", "https") or not parts.netloc:
             return False  # "null" (a sandboxed or file page) and anything odd
-        return _host_name(parts.netloc) in self.names
+        return self._served(_host_name(parts.netloc))
 
     # ------------------------------------------------------------------ secrets
     def authenticate(

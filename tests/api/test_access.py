@@ -92,6 +92,21 @@ def test_host_and_origin_are_checked_against_the_served_names() -> None:
         assert not p.origin_allowed(origin), origin
 
 
+def test_addresses_the_machine_gets_later_are_served(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Pi whose DHCP lease comes after the daemon started still serves its new address."""
+    import kiothi_board.api.access as access
+
+    now = ["192.0.2.2"]
+    monkeypatch.setattr(access, "machine_addresses", lambda: set(now))
+    clock = FakeClock()
+    p = AccessPolicy(token=TOKEN, clock=clock)
+    assert p.host_allowed("192.0.2.2") and not p.host_allowed("198.51.100.7")
+    now.append("198.51.100.7")
+    assert not p.host_allowed("198.51.100.7")  # not re-read before the interval
+    clock.advance(6)
+    assert p.host_allowed("198.51.100.7") and not p.host_allowed("evil.example")
+
+
 def test_token_pin_and_tickets() -> None:
     clock = FakeClock()
     p = policy(clock, staff_pin="246810", session_ttl=60)
