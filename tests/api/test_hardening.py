@@ -10,10 +10,12 @@ from typing import Any
 
 import pytest
 
-from kiothi_board.api import Dispatcher, FakeBoardService, start_api
+from kiothi_board.api import Dispatcher, start_api
 from kiothi_board.api.serial_port import SerialTransport
 from kiothi_board.config import load, validate
+from kiothi_board.controller import Controller
 from kiothi_board.errors import ConfigError
+from tests.api.conftest import make_board
 
 TOKEN = "hardening-token-0123456789"
 
@@ -36,22 +38,20 @@ def test_short_tokens_and_pins_are_refused_naming_the_key_without_showing_them()
     assert validate({"api": {"token": TOKEN, "staff_pin": "123456"}})["api"]["token"] == TOKEN
 
 
-def test_unix_path_in_a_missing_directory_names_the_key(fake_service: FakeBoardService) -> None:
+def test_unix_path_in_a_missing_directory_names_the_key(board: Controller) -> None:
     cfg = {"tcp_port": None, "web_port": None, "unix_path": "/nonexistent-dir/api.sock"}
     with pytest.raises(ConfigError, match=r"api.unix_path = .*'/nonexistent-dir' does not exist"):
-        start_api(fake_service, cfg)
+        start_api(board, cfg)
 
 
-def test_a_second_instance_leaves_the_first_ones_socket(
-    fake_service: FakeBoardService, tmp_path: Path
-) -> None:
+def test_a_second_instance_leaves_the_first_ones_socket(board: Controller, tmp_path: Path) -> None:
     path = str(tmp_path / "api.sock")
-    with start_api(fake_service, {"tcp_port": 0, "web_port": None, "unix_path": path}) as first:
+    with start_api(board, {"tcp_port": 0, "web_port": None, "unix_path": path}) as first:
         busy = {"tcp_port": first.tcp_port, "web_port": None, "unix_path": path}
         with pytest.raises(ConfigError, match=r"api\.tcp_port.*already in use"):
-            start_api(FakeBoardService(), busy)
+            start_api(make_board(), busy)
         with pytest.raises(ConfigError, match=r"api\.unix_path.*live socket"):
-            start_api(FakeBoardService(), {**busy, "tcp_port": None})
+            start_api(make_board(), {**busy, "tcp_port": None})
         with socket.socket(socket.AF_UNIX) as s:  # the first one still serves its door
             s.connect(path)
             s.sendall(b'{"id":1,"cmd":"ping"}\n')
@@ -69,17 +69,17 @@ def test_a_store_path_under_a_regular_file_names_the_key(tmp_path: Path) -> None
 
 
 def test_malformed_and_unreachable_redis_urls_are_reported(
-    fake_service: FakeBoardService, caplog: pytest.LogCaptureFixture
+    board: Controller, caplog: pytest.LogCaptureFixture
 ) -> None:
     base = {"tcp_port": None, "web_port": None}
     for url in ("http://127.0.0.1:6379", "redis://127.0.0.1:notaport/0"):
         with pytest.raises(ConfigError, match=r"api\.redis_url"):
-            start_api(fake_service, {**base, "redis_url": url})
+            start_api(board, {**base, "redis_url": url})
     with socket.socket() as probe:  # a port with nobody listening
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     url = f"redis://:hunter2-password@127.0.0.1:{port}/0"
-    with start_api(fake_service, {**base, "redis_url": url}) as server:
+    with start_api(board, {**base, "redis_url": url}) as server:
         assert server.redis.unreachable.wait(5)
         health = server.dispatcher.health()["redis"]
     assert health["status"] == "down" and "cannot reach redis://:***@127.0.0.1" in health["error"]
@@ -116,8 +116,8 @@ class _TimeoutPort:
         pass
 
 
-def test_after_a_serial_write_timeout_lines_are_not_glued(fake_service: FakeBoardService) -> None:
-    d = Dispatcher(fake_service)
+def test_after_a_serial_write_timeout_lines_are_not_glued(board: Controller) -> None:
+    d = Dispatcher(board)
     port = _TimeoutPort()
     with SerialTransport(d, port=port).start() as transport:
         session = transport.session
@@ -138,9 +138,9 @@ def test_after_a_serial_write_timeout_lines_are_not_glued(fake_service: FakeBoar
 
 
 def test_a_serial_client_over_its_budget_starts_a_fresh_session(
-    fake_service: FakeBoardService,
+    board: Controller,
 ) -> None:
-    d = Dispatcher(fake_service, budget=64 * 1024)
+    d = Dispatcher(board, budget=64 * 1024)
     port = _TimeoutPort()
     port.writes = 1  # no timeout this time
     with SerialTransport(d, port=port).start() as transport:
@@ -149,6 +149,6 @@ def test_a_serial_client_over_its_budget_starts_a_fresh_session(
         first.topics = frozenset({"hint"})
         with port.cond:
             for i in range(200):  # the writer cannot keep up with a flood of events
-                fake_service.emit({"type": "hint", "pit": "S1", "pad": "x" * 1000, "n": i})
+                board.presenter.emit({"type": "hint", "pit": "S1", "pad": "x" * 1000, "n": i})
             assert port.cond.wait_for(lambda: b'"event":"closed"' in port.wire, 5)
         assert transport.session is not first and first.closed
