@@ -152,3 +152,32 @@ def test_a_serial_client_over_its_budget_starts_a_fresh_session(
                 board.presenter.emit({"type": "hint", "pit": "S1", "pad": "x" * 1000, "n": i})
             assert port.cond.wait_for(lambda: b'"event":"closed"' in port.wire, 5)
         assert transport.session is not first and first.closed
+
+
+def test_settings_get_and_a_bare_new_game_use_the_configs_level_and_pace(tmp_path: Path) -> None:
+    from kiothi_board.daemon import Daemon
+    from kiothi_board.hardware.clock import FakeClock
+
+    cfg = validate(
+        {
+            "game": {"mode": "ai", "level": 5, "pace": "instant", "variant": "V3"},
+            "api": {"tcp_port": -1, "web_port": -1},
+        }
+    )
+    daemon = Daemon(cfg, sim=True, state_dir=str(tmp_path), clock=FakeClock())
+    try:
+        assert daemon.api is not None
+        d = daemon.api.dispatcher
+        session = d.open_session("direct", "test", trusted=True, wake=lambda: None)
+        got = d.handle_line(session, b'{"id":1,"cmd":"settings.get"}')
+        assert got is not None
+        settings = got["result"]["settings"]
+        assert (settings["level"], settings["pace"]) == (5, "instant")
+        assert settings["variant"] == {"V3": True} and settings["mode"] == "ai"
+        running = daemon.controller.state()["settings"]
+        assert (running["level"], running["pace"]) == (5, "instant")  # the same game
+        assert d.handle_line(session, b'{"id":2,"cmd":"new_game"}')["ok"]  # type: ignore[index]
+        fresh = daemon.controller.state()["settings"]
+        assert (fresh["level"], fresh["pace"]) == (5, "instant")
+    finally:
+        daemon.close()
