@@ -61,7 +61,6 @@ class MqttSettings:
     password: str | None = None
     tls_ca: str | None = None
     keepalive: int = 30
-    trust_broker: bool = False
     periodic: float = 30.0
     queue_size: int = 1000
     max_clients: int = 32
@@ -91,7 +90,6 @@ def mqtt_settings(cfg: Mapping[str, Any], *, web_url: str | None = None) -> Mqtt
         password=cfg["password"] or None,
         tls_ca=cfg["tls_ca"] or None,
         keepalive=cfg["keepalive"],
-        trust_broker=cfg["trust_broker"],
         periodic=float(cfg["periodic_s"]),
         queue_size=cfg["queue"],
         max_clients=cfg["max_clients"],
@@ -278,7 +276,7 @@ class MqttAdapter:
             session = self._dispatcher.open_session(
                 "mqtt",
                 name,
-                trusted=self.settings.trust_broker,
+                trusted=self._dispatcher.access.initial_role("mqtt", None) == "control",
                 wake=lambda: self._enqueue(("drain", name)),
             )
             self._sessions[name] = session

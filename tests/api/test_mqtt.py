@@ -123,3 +123,13 @@ def test_home_assistant_discovery_follows_the_conventions() -> None:
     assert sensor["availability_topic"] == "kiothi/v1/hall-2/status"
     assert sensor["device"]["identifiers"] == ["kiothi_hall_2"]
     assert all(json.loads(p)["unique_id"].startswith("kiothi_hall_2_") for p in msgs.values())
+
+
+def test_the_access_policy_decides_the_mqtt_door() -> None:
+    from kiothi_board.api.access import AccessPolicy
+    from kiothi_board.hardware.clock import FakeClock
+
+    assert AccessPolicy(clock=FakeClock(), addresses=()).initial_role("mqtt", None) == "spectator"
+    trusting = AccessPolicy(clock=FakeClock(), addresses=(), trust_broker=True)
+    assert trusting.initial_role("mqtt", None) == "control"
+    assert trusting.initial_role("tcp", "127.0.0.1") == "spectator"  # only the broker's door
