@@ -113,7 +113,12 @@ common = {
             "properties": {
                 "mode": {"enum": ["two", "ai", "demo"]},
                 "sides": {"enum": ["S", "N", "SN", "NS", ""]},
-                "level": {"type": "integer", "minimum": 1, "maximum": 6},
+                "level": {
+                    "oneOf": [
+                        {"type": "integer", "minimum": 1, "maximum": 6},
+                        {"const": "adaptive"},
+                    ]
+                },
                 "pace": {"enum": ["step", "flow", "instant"]},
                 "variant": {"$ref": "#/$defs/variant"},
             },
@@ -126,7 +131,7 @@ common = {
                 "brightness": {"type": "number", "minimum": 0, "maximum": 1},
                 "mode": {"enum": ["two", "ai", "demo"]},
                 "sides": {"type": "string"},
-                "level": {"type": "integer"},
+                "level": {"oneOf": [{"type": "integer"}, {"const": "adaptive"}]},
                 "pace": {"enum": ["step", "flow", "instant"]},
                 "variant": {"$ref": "#/$defs/variant"},
             },
@@ -575,7 +580,7 @@ events = {
             "game_id": {"type": "integer"},
             "mode": {"enum": ["two", "ai", "demo"]},
             "humans": {"type": "array", "items": ref("side")},
-            "level": {"type": "integer"},
+            "level": {"oneOf": [{"type": "integer"}, {"const": "adaptive"}]},
             "pace": {"enum": ["step", "flow", "instant"]},
             "variant": ref("variant"),
         },

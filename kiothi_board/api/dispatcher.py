@@ -575,7 +575,7 @@ class Dispatcher:
         a.done()
         s = {**self.service.get_settings(), **given}
         gid = self.service.new_game(
-            str(s["mode"]), str(s["sides"]), int(s["level"]), str(s["pace"]), dict(s["variant"])
+            str(s["mode"]), str(s["sides"]), s["level"], str(s["pace"]), dict(s["variant"])
         )
         return {"game_id": gid}
 
@@ -711,6 +711,15 @@ class _Args:
             raise self._bad(key, f"an integer from {lo} to {hi}")
         return value
 
+    def level(self) -> int | str:
+        """The `level` argument: 1…6 or "adaptive"."""
+        value = self._get("level")
+        if value == "adaptive":
+            return "adaptive"
+        if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 6:
+            raise self._bad("level", 'an integer from 1 to 6 or "adaptive"')
+        return value
+
     def number(self, key: str, lo: float, hi: float) -> float:
         value = self._get(key)
         ok = isinstance(value, int | float) and not isinstance(value, bool)
@@ -751,7 +760,7 @@ class _Args:
                 raise self._bad("sides", "'S', 'N', 'SN' or ''")
             out["sides"] = sides
         if "level" in self:
-            out["level"] = self.integer("level", 1, 6)
+            out["level"] = self.level()
         if "pace" in self:
             out["pace"] = self.choice("pace", _PACES)
         if "variant" in self:

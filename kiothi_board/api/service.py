@@ -75,7 +75,7 @@ class BoardService(Protocol):
         ...
 
     def new_game(
-        self, mode: str, sides: str, level: int, pace: str, variant: dict[str, Any]
+        self, mode: str, sides: str, level: int | str, pace: str, variant: dict[str, Any]
     ) -> int:
         """Start a game; its id."""
         ...
@@ -227,7 +227,7 @@ class ControllerService(_EventSource):
         controller.add_listener(self.emit)
 
     def new_game(
-        self, mode: str, sides: str, level: int, pace: str, variant: dict[str, Any]
+        self, mode: str, sides: str, level: int | str, pace: str, variant: dict[str, Any]
     ) -> int:
         """Start a game on the controller."""
         return self._ctl.new_game(mode, sides, level, pace, variant)  # type: ignore[arg-type]
@@ -339,7 +339,7 @@ class FakeBoardService(_EventSource):
         return self._pos
 
     def new_game(
-        self, mode: str, sides: str, level: int, pace: str, variant: dict[str, Any]
+        self, mode: str, sides: str, level: int | str, pace: str, variant: dict[str, Any]
     ) -> int:
         """Start a game with `Variant.from_json(variant)`."""
         with self._lock:

@@ -186,7 +186,7 @@ class Controller:
         self,
         mode: Mode = "two",
         sides: str = "S",
-        level: int = 3,
+        level: int | str = 3,
         pace: Pace = "step",
         variant: Variant | dict[str, Any] | str | None = None,
         *,

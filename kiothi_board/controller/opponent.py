@@ -51,8 +51,8 @@ class Opponent(Protocol):
         ...
 
 
-OpponentFactory = Callable[[int], Opponent]
-"""Makes the opponent of a level (1…6)."""
+OpponentFactory = Callable[[int | str], Opponent]
+"""Makes the opponent of a level (1…6, or "adaptive")."""
 
 
 class ReadyHandle:
@@ -83,7 +83,7 @@ class RandomOpponent:
     two, so guided openings get exercised; otherwise it passes.
     """
 
-    def __init__(self, seed: int = 0) -> None:
+    def __init__(self, seed: int | str = 0) -> None:
         """Seed the generator (same seed, same game)."""
         self._rng = random.Random(seed)
 
