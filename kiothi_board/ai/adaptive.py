@@ -1,15 +1,19 @@
 """The adaptive visitor level: it keeps the game close, whoever sits down to play.
 
 Before each of its moves it judges the game (`Adjuster`) and plays that move at one rung
-of a ladder of players, from a relaxed novice to level 5:
+of a ladder of players, from "steer" to level 5 (`RUNGS`):
 
 - the **lead** is its captured seeds minus the opponent's, plus half the difference of the
   seeds in the two rows (R11 gives each player their own row at the end);
-- ahead by more than `AHEAD` seeds it steps one rung down, behind by more than `BEHIND` it
-  steps one up (two when far behind): it plays just well enough to stay level;
+- ahead by more than `AHEAD` seeds it steps one rung down (two when far ahead), behind by
+  more than `BEHIND` it steps one up (two when far behind): it plays just well enough to
+  stay level;
 - it watches the opponent's moves: an opponent who takes the biggest capture on offer and
   rarely leaves captures behind is no novice, and the adaptive level then never drops below
   `level:2`, so a strong visitor still has to earn the win;
+- the lowest rung, "steer", plays the move whose result (after the opponent's biggest
+  capture in reply) brings the lead nearest to +1: against a player who cannot capture
+  well it gives seeds back, as a kind adult does with a child;
 - it never plays below what it must to stay level: when it is behind it climbs as far as
   level 5, and it only wins when its opponent lets it.
 
@@ -26,10 +30,10 @@ from dataclasses import dataclass, field
 from kiothi_board.ai.novice import NovicePlayer
 from kiothi_board.ai.player import AIPlayer, Hint, Level
 from kiothi_board.ai.search import Iteration
-from kiothi_board.rules import ROW, Position, Side
+from kiothi_board.rules import ROW, Position, Side, pit_name
 
 RUNGS: tuple[str, ...] = (
-    "novice:random",
+    "steer",
     "novice:greedy-0.5",
     "level:1",
     "level:2",
@@ -39,9 +43,10 @@ RUNGS: tuple[str, ...] = (
 )
 START = 2  # level 1
 STRONG_FLOOR = 3  # level 2: the lowest rung against an opponent who is no novice
-AHEAD = 4.0  # seeds of lead above which it eases off
-BEHIND = 0.0  # seeds of lead below which it tightens up
-FAR_BEHIND = -6.0
+AHEAD = 3.0  # seeds of lead above which it eases off
+FAR_AHEAD = 8.0  # … two rungs at a time
+BEHIND = -2.0  # seeds of lead below which it tightens up
+FAR_BEHIND = -8.0
 ADAPTIVE_LEVEL = Level(0, "Adaptive", 3.0, 8)
 
 
@@ -81,7 +86,9 @@ class Adjuster:
 
     def step(self, current_lead: float) -> int:
         """The rung for the next move, given the lead now."""
-        if current_lead > AHEAD:
+        if current_lead > FAR_AHEAD:
+            self.rung -= 2
+        elif current_lead > AHEAD:
             self.rung -= 1
         elif current_lead < FAR_BEHIND:
             self.rung += 2
@@ -90,6 +97,54 @@ class Adjuster:
         self.rung = min(max(self.rung, self.floor), len(RUNGS) - 1)
         self.history.append(self.rung)
         return self.rung
+
+
+TARGET = 1.0  # the lead "steer" aims for
+
+
+class SteerPlayer(AIPlayer):
+    """The lowest rung: the move that brings the lead nearest to `TARGET` (see above)."""
+
+    def __init__(self, seed: int = 0) -> None:
+        super().__init__(Level(0, "Steer", 1.0, 2), seed)
+
+    def _think(
+        self,
+        position: Position,
+        stop: threading.Event | None,
+        movetime: float | None,
+        max_depth: int | None,
+        on_iteration: Callable[[Iteration], None] | None,
+        *,
+        mistakes: bool,
+    ) -> Hint:
+        if position.over or position.phase != "play":
+            return super()._think(
+                position, stop, movetime, max_depth, on_iteration, mistakes=mistakes
+            )
+        me = position.to_move
+        with self._lock:
+            best: tuple[float, float] | None = None
+            move = -1
+            for pit in position.legal_moves():
+                off = abs(_lead_after(position.play(pit), me) - TARGET)
+                key = (-off, self.rng.random())
+                if best is None or key > best:
+                    best, move = key, pit
+        why = f"{pit_name(move)}: keeps the game close."
+        return Hint(move, None, lead(position, me), (pit_name(move),), 2, 0, False, why)
+
+
+def _lead_after(position: Position, me: Side) -> float:
+    """`me`'s lead after the opponent's biggest capture in reply (the end counts in full)."""
+    if position.over:
+        assert position.result is not None
+        c = position.result.captured
+        return float(c[me] - c[me.other])
+    board, sown, side = position.packed
+    kids = position.engine.children(board, sown, side)
+    reply = max(kids, key=lambda k: k[3])[0]
+    return lead(position.play(reply), me)
 
 
 def _best_capture(position: Position) -> int:
@@ -134,7 +189,9 @@ class AdaptivePlayer(AIPlayer):
         if p is None:
             spec = RUNGS[rung]
             seed = self.seed * 10 + rung
-            if spec.startswith("novice:"):
+            if spec == "steer":
+                p = SteerPlayer(seed)
+            elif spec.startswith("novice:"):
                 p = NovicePlayer(spec.split(":", 1)[1], seed)
             else:
                 p = AIPlayer(spec.split(":", 1)[1], seed, clock=self.clock)

@@ -151,6 +151,61 @@ def load_summaries(paths: Iterable[str]) -> list[Game]:
     return games
 
 
+def margins(summary_path: str) -> list[int]:
+    """Engine A's final margin (its seeds minus the other's) in every game of a match,
+    read from the records beside the summary (`X.jsonl` for `X.summary.json`)."""
+    records_path = summary_path.removesuffix(".summary.json") + ".jsonl"
+    with open(summary_path, encoding="utf-8") as fh:
+        games = json.load(fh)["games"]
+    with open(records_path, encoding="utf-8") as fh:
+        records = [json.loads(line) for line in fh if line.strip()]
+    out = []
+    for game, record in zip(games, records, strict=True):
+        captured = (record.get("result") or {}).get("captured", [30, 30])
+        south = captured[0] - captured[1]
+        out.append(south if game["game"] % 2 == 0 else -south)  # A is South in even games
+    return out
+
+
+def close_share(values: Sequence[int], within: int = 8) -> tuple[float, float, float]:
+    """The share of margins within ±`within` seeds and its 95 % Wilson interval."""
+    n = len(values)
+    k = sum(1 for v in values if abs(v) <= within)
+    p = k / n
+    z = 1.96
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return p, centre - half, centre + half
+
+
+MARGIN_HEADER = (
+    "| match (A – B) | games | A's margin within ±8 (95 %) | median | "
+    "≤−17 / −16…−9 / −8…−1 / 0 / 1…8 / 9…16 / ≥17 |\n|---|---|---|---|---|"
+)
+
+
+def _bin(v: int) -> str:
+    if v < 0:
+        return "≤ −17" if v <= -17 else "−16…−9" if v <= -9 else "−8…−1"
+    if v == 0:
+        return "0"
+    return "1…8" if v <= 8 else "9…16" if v <= 16 else "≥ 17"
+
+
+def margin_line(name: str, values: Sequence[int]) -> str:
+    """One Markdown row: share within ±8, its interval, and the distribution of margins."""
+    p, lo, hi = close_share(values)
+    bins = {"≤ −17": 0, "−16…−9": 0, "−8…−1": 0, "0": 0, "1…8": 0, "9…16": 0, "≥ 17": 0}
+    for v in values:
+        bins[_bin(v)] += 1
+    dist = " ".join(str(c) for c in bins.values())
+    median = sorted(values)[len(values) // 2]
+    return (
+        f"| {name} | {len(values)} | {100 * p:.0f} % ({100 * lo:.0f} … {100 * hi:.0f}) "
+        f"| {median:+d} | {dist} |"
+    )
+
+
 def table(ratings: Sequence[Rating]) -> str:
     """The ratings as a Markdown table."""
     lines = [
@@ -199,7 +254,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out-dir", default=None, help="write each pair's summary here")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--anchor", default=ANCHOR)
+    parser.add_argument(
+        "--margins",
+        action="store_true",
+        help="with --from: print engine A's final margins per match instead of ratings",
+    )
     args = parser.parse_args(argv)
+    if args.margins:
+        if not args.sources:
+            parser.error("--margins needs --from SUMMARY …")
+        print(MARGIN_HEADER)
+        for path in args.sources:
+            with open(path, encoding="utf-8") as fh:
+                data = json.load(fh)
+            print(margin_line(f"{data['a']} – {data['b']}", margins(path)))
+        return 0
     try:
         if args.sources:
             games = load_summaries(args.sources)
