@@ -6,8 +6,11 @@ from kiothi_board.ai.adaptive import (
     RUNGS,
     START,
     STRONG_FLOOR,
+    TARGET,
     AdaptivePlayer,
     Adjuster,
+    SteerPlayer,
+    _lead_after,
     lead,
     opponent_move,
 )
@@ -37,8 +40,10 @@ def test_ahead_it_eases_off_behind_it_tightens_up() -> None:
     assert adj.rung == START
     assert adj.step(6.0) == START - 1  # ahead: one rung down
     assert adj.step(2.0) == START - 1  # close: stays
-    assert adj.step(-1.0) == START  # behind: one up
+    assert adj.step(-1.0) == START - 1
+    assert adj.step(-3.0) == START  # behind: one up
     assert adj.step(-9.0) == START + 2  # far behind: two up
+    assert adj.step(9.0) == START  # far ahead: two down
     for _ in range(10):
         adj.step(-20.0)
     assert adj.rung == len(RUNGS) - 1  # level 5 at most
@@ -61,6 +66,16 @@ def test_an_opponent_who_plays_well_is_no_novice() -> None:
     assert strong.rung == STRONG_FLOOR and weak.rung == 0
 
 
+def test_steer_brings_the_lead_nearest_to_the_target() -> None:
+    pos = position((10, 20))  # North is 10 ahead: steer gives seeds back
+    player = SteerPlayer(seed=0)
+    hint = player.choose(pos)
+    assert hint.move is not None
+    offs = {p: abs(_lead_after(pos.play(p), Side.N) - TARGET) for p in pos.legal_moves()}
+    assert offs[hint.move] == min(offs.values())
+    assert len(set(offs.values())) > 1  # the choice mattered
+
+
 def test_the_opponents_move_is_read_from_consecutive_positions() -> None:
     before = position((15, 15), Side.S)
     board, sown, side = before.packed
@@ -75,12 +90,16 @@ def test_the_opponents_move_is_read_from_consecutive_positions() -> None:
 
 def test_the_player_steps_down_when_far_ahead_and_up_when_behind() -> None:
     ahead = AdaptivePlayer(seed=1)
-    hint = ahead.choose(position((10, 20)))  # North leads by 10
-    assert ahead.adjuster.rung == START - 1 and hint.move is not None
+    hint = ahead.choose(position((14, 16)))  # North leads by 2: close, no change
+    assert ahead.adjuster.rung == START and hint.move is not None
+    ahead.new_game()
+    ahead.choose(position((10, 20)))  # North leads by 10: far ahead
+    assert ahead.adjuster.rung == START - 2
     assert "adaptive: playing as" in hint.explanation
     behind = AdaptivePlayer(seed=1)
-    behind.choose(position((24, 6)))  # North trails by 18
+    hint = behind.choose(position((24, 6)))  # North trails by 18
     assert behind.adjuster.rung == START + 2
+    assert "playing as level:3" in hint.explanation
     behind.new_game()
     assert behind.adjuster.rung == START and behind.adjuster.history == []
 
