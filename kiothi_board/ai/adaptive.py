@@ -23,13 +23,13 @@ Everything is deterministic for a seed (the rungs are seeded players).
 from __future__ import annotations
 
 import threading
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from kiothi_board.ai.novice import NovicePlayer
 from kiothi_board.ai.player import AIPlayer, Hint, Level
 from kiothi_board.ai.search import Iteration
+from kiothi_board.hardware.protocols import Clock
 from kiothi_board.rules import ROW, Position, Side, pit_name
 
 RUNGS: tuple[str, ...] = (
@@ -169,7 +169,7 @@ def opponent_move(before: Position, now: Position) -> tuple[int, int, int] | Non
 class AdaptivePlayer(AIPlayer):
     """`level:adaptive` behind the `AIPlayer` interface (see the module docstring)."""
 
-    def __init__(self, seed: int = 0, *, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, seed: int = 0, *, clock: Clock | None = None) -> None:
         super().__init__(ADAPTIVE_LEVEL, seed, clock=clock)
         self.adjuster = Adjuster()
         self._rungs: dict[int, AIPlayer] = {}

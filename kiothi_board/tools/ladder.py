@@ -24,7 +24,7 @@ from collections.abc import Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
-from kiothi_board.ai.match import GameOutcome, load_openings, play_game
+from kiothi_board.tools.match import GameOutcome, load_openings, play_game
 
 ANCHOR = "novice:random"
 K = math.log(10) / 400  # logistic slope per Elo point

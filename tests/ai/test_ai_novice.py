@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from kiothi_board.ai import match
 from kiothi_board.ai.novice import NovicePlayer, parse_novice
 from kiothi_board.ai.roster import builtin_player
 from kiothi_board.rules import Position, Side
+from kiothi_board.tools import match
 
 T = True
 # South can capture 1 (S1) or more elsewhere: greedy must always take the most.

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from kiothi_board.ai import match
+from kiothi_board.tools import match
 from kiothi_board.tools.ladder import close_share, fit, load_summaries, margins
 
 TRUE = {"novice:random": 0.0, "a": 150.0, "b": 450.0, "c": 600.0}
