@@ -275,10 +275,10 @@ class AIPlayer:
             lapse = self.level.lapse
             if style is not None and mistakes and lapse < 1.0 and self.rng.random() >= lapse:
                 style = None  # a searching level's lapses (a beginner's moment) are rare
-            if style is not None and not mistakes:
-                if lapse >= 1.0:  # a hint at the beginner's level: Club-strength advice
-                    depth_cap, nodes = max(depth_cap, 4), 20_000
+            if not mistakes:
                 style = None
+                if 1 <= self.level.number <= 3:  # a hint at a low level: sound advice
+                    depth_cap, nodes = max(depth_cap, 4), 20_000
             if position.phase == "opening":
                 if style is not None:
                     return _pass_opening(position)
