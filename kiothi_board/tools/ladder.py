@@ -279,6 +279,6 @@ def main(argv: list[str] | None = None) -> int:
         ratings = fit(games, args.anchor)
     except (OSError, ValueError) as exc:
         parser.error(str(exc))
-    print(f"{len(games)} games, anchored at {args.anchor} = 0")
+    print(f"{len(games)} games, anchored at {args.anchor} = 0\n")
     print(table(ratings))
     return 0
