@@ -142,7 +142,7 @@ class AIPlayer:
     """A computer opponent at one level, deterministic for a given seed and level.
 
     `choose(position)` blocks; `start_think(position)` returns a `Thinking` at once.
-    `hint(position)` always plays its best (no deliberate mistakes). The clock is injected
+    `hint(position)` always plays its best (never by eye). The clock is injected
     (a `Clock`; default the system clock); `movetime`/`max_depth` override the level's.
     """
 
@@ -171,7 +171,7 @@ class AIPlayer:
 
     # ----------------------------------------------------------------- public API
     def new_game(self) -> None:
-        """Forget the search tables and restart the mistake sequence from the seed."""
+        """Forget the search tables and restart the seeded choices (moves by eye) afresh."""
         for s in self._searchers.values():
             s.new_game()
         self.rng = random.Random(self.seed)
