@@ -47,7 +47,7 @@ AHEAD = 3.0  # seeds of lead above which it eases off
 FAR_AHEAD = 8.0  # … two rungs at a time
 BEHIND = -2.0  # seeds of lead below which it tightens up
 FAR_BEHIND = -8.0
-ADAPTIVE_LEVEL = Level(0, "Adaptive", 3.0, 8)
+ADAPTIVE_LEVEL = Level(0, "Adaptive", 10.0, 8)  # the cap of its highest rung
 
 
 def lead(position: Position, me: Side) -> float:

@@ -54,7 +54,7 @@ LEVELS: dict[int, Level] = {
     2: Level(
         2,
         "Casual",
-        2.0,
+        5.0,
         1,
         nodes=20_000,
         blurb=(
@@ -65,7 +65,7 @@ LEVELS: dict[int, Level] = {
     3: Level(
         3,
         "Club",
-        2.0,
+        5.0,
         2,
         nodes=20_000,
         style=CASUAL_EYES,
@@ -78,7 +78,7 @@ LEVELS: dict[int, Level] = {
     4: Level(
         4,
         "Strong",
-        3.0,
+        5.0,
         4,
         nodes=20_000,
         style=CASUAL_EYES,
@@ -91,7 +91,7 @@ LEVELS: dict[int, Level] = {
     5: Level(
         5,
         "Expert",
-        3.0,
+        10.0,
         8,
         nodes=40_000,
         blurb="Thinks eight moves ahead and never plays by eye; beats almost every person.",

@@ -15,6 +15,7 @@ from kiothi_board.ai.adaptive import (
     opponent_move,
 )
 from kiothi_board.ai.novice import NovicePlayer
+from kiothi_board.hardware.clock import FakeClock
 from kiothi_board.rules import Position, Side
 
 T = True
@@ -122,7 +123,8 @@ def test_it_watches_the_visitor_between_its_moves() -> None:
 
 def test_same_seed_same_game() -> None:
     def game(seed: int) -> list[str]:
-        a, b = AdaptivePlayer(seed), NovicePlayer("greedy-0.25", seed)
+        # A clock that stands still: the safety caps never cut a search short under load.
+        a, b = AdaptivePlayer(seed, clock=FakeClock()), NovicePlayer("greedy-0.25", seed)
         pos = Position.initial()
         out = []
         for i in range(40):
