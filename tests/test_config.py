@@ -25,7 +25,7 @@ def test_the_adaptive_level_is_a_level(tmp_path: Path) -> None:
 
 def test_a_file_overrides_defaults(tmp_path: Path) -> None:
     path = tmp_path / "config.toml"
-    path.write_text('[game]\nlevel = 5\npace = "flow"\n[api]\ntoken = "s3cret"\n')
+    path.write_text('[game]\nlevel = 5\npace = "flow"\n[api]\ntoken = "s3cret-s3cret-s3cret"\n')
     config = load(path)
     assert config["game"]["level"] == 5 and config["game"]["pace"] == "flow"
     assert config["board"]["pull_up"] is True
