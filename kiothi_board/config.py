@@ -49,6 +49,13 @@ def between(lo: float, hi: float) -> Check:
     return check
 
 
+def _level(value: Any) -> str | None:
+    """A playing level: 1…6 or "adaptive"."""
+    if isinstance(value, str):
+        return None if value == "adaptive" else 'must be 1…6 or "adaptive"'
+    return between(1, 6)(value)
+
+
 def _pin_list(length: int | None = None, max_length: int | None = None) -> Check:
     def check(value: Any) -> str | None:
         if not all(isinstance(v, int | str) and not isinstance(v, bool) for v in value):
@@ -159,7 +166,7 @@ SCHEMA: dict[str, dict[str, Key]] = {
     "game": {
         "mode": Key((str,), "ai", one_of("two", "ai", "demo"), "two players, human vs AI, AI demo"),
         "human_side": Key((str,), "S", one_of("S", "N")),
-        "level": Key((int,), 2, between(1, 6)),
+        "level": Key((int, str), 2, _level, '1…6, or "adaptive" (keeps the game close)'),
         "pace": Key((str,), "step", one_of("step", "flow", "instant")),
         "variant": Key((str,), "", None, "comma-separated variants, e.g. V3,V7"),
         "long_move_laps": Key((int,), 30, between(1, 1000)),
