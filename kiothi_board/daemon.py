@@ -116,6 +116,7 @@ class Daemon:
                 self.new_game_from_config()
             self.inputs.start(self.controller.handle_event)
             self.api = self._make_api() if api else None
+            self.mqtt = self._make_mqtt()
         except BaseException:
             self.close()
             raise
@@ -139,6 +140,24 @@ class Daemon:
         server = start_api(self.controller, api_settings(self.config, sim=self.simulated))
         self._resources.append(server)
         return server
+
+    def _make_mqtt(self) -> Any:
+        """The MQTT fleet adapter, when `mqtt.url` is set (it needs the API's dispatcher)."""
+        cfg = self.config["mqtt"]
+        if not cfg["url"]:
+            return None
+        if self.api is None:
+            raise ConfigError("mqtt.url is set but the API is off: the adapter needs it")
+        from kiothi_board.api.mqtt import MqttAdapter, mqtt_settings
+
+        adapter = MqttAdapter(
+            self.api.dispatcher,
+            mqtt_settings(cfg, web_url=self.web_url),
+            clock=self.clock,
+            state=self.controller.state,
+        )
+        self._resources.append(adapter)
+        return adapter.start()
 
     def apply_settings(self, settings: dict[str, Any]) -> None:
         """Apply operator settings from the API: palette and LED brightness."""
