@@ -369,10 +369,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     signal.signal(signal.SIGINT, daemon.stop)
     view = None
     on_tick = None
+    play_url = daemon.web_url
     if daemon.web_url is not None:
         print(f"kiothi-board: the board's web page is at {daemon.web_url}", file=sys.stderr)
         api_cfg = config["api"]
-        if not (api_cfg["token"] or api_cfg["staff_pin"]):
+        if daemon.simulated and daemon.api is not None:
+            # Whoever reads this terminal started the simulator: give them control of the
+            # twin with a one-time session ticket (the plain address stays read-only).
+            play_url = f"{daemon.web_url}#ticket={daemon.api.access.issue_ticket()}"
+            print(f"kiothi-board: play on the web twin: {play_url}", file=sys.stderr)
+        elif not (api_cfg["token"] or api_cfg["staff_pin"]):
             print(
                 "kiothi-board: the page and TCP are read-only: set api.token "
                 "(kiothi-board token makes one) or api.staff_pin to play from them",
@@ -389,7 +395,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             def on_tick() -> None:
                 frame = daemon.controller.frame()
                 state = daemon.controller.state()
-                state["url"] = daemon.web_url
+                state["url"] = play_url
                 terminal.draw(render_board(frame, state))
 
     if args.trace:
