@@ -101,11 +101,14 @@ def test_browser_plays_a_move_by_clicking_pits(
                 assert shown == board
                 # Every LED exactly as lit: the dots show the last frame event, and that frame
                 # is one the rings were really given.
-                dots = page.evaluate(
-                    "[...document.querySelectorAll('.pit')].map(p =>"
-                    " [...p.querySelectorAll('.led i')].map(d => d.dataset.c || '000000').join(''))"
+                # Both read in one evaluation: a frame event between two reads would differ.
+                dots, last = page.evaluate(
+                    "[[...document.querySelectorAll('.pit')].map(p =>"
+                    " [...p.querySelectorAll('.led i')]"
+                    "   .map(d => d.dataset.c || '000000').join('')),"
+                    " window.kiothiTwin.lastFrame]"
                 )
-                assert dots == page.evaluate("window.kiothiTwin.lastFrame")
+                assert dots == last
                 assert dots in [frame_to_hex(f) for f in sink.history()]
                 ARTIFACTS.mkdir(exist_ok=True)
                 page.screenshot(path=str(ARTIFACTS / "web-twin.png"))
