@@ -8,6 +8,8 @@ import threading
 import time
 from typing import Any
 
+from kiothi_board.store.common import check_counts
+
 __all__ = ["MemoryStore"]
 
 
@@ -25,6 +27,7 @@ class MemoryStore:
         self._games: dict[int, dict[str, Any]] = {}
         self._next = 1
         self._current: int | None = None
+        self._counts: dict[str, dict[str, int]] = {}
         self.closed = False
 
     def load_settings(self) -> dict[str, Any]:
@@ -115,6 +118,20 @@ class MemoryStore:
                 "meta": copy.deepcopy(g["meta"]),
                 "events": [json.loads(e) for e in g["events"]],
             }
+
+    def add_counts(self, day: str, counts: dict[str, int]) -> None:
+        """Add `counts` to the counters of `day`."""
+        check_counts(day, counts)
+        with self._lock:
+            mine = self._counts.setdefault(day, {})
+            for key, n in counts.items():
+                if n:
+                    mine[key] = mine.get(key, 0) + n
+
+    def get_counts(self, first: str, last: str) -> dict[str, dict[str, int]]:
+        """The counters of the days from `first` to `last` (inclusive)."""
+        with self._lock:
+            return {d: dict(c) for d, c in sorted(self._counts.items()) if first <= d <= last}
 
     def close(self) -> None:
         """Nothing to flush; idempotent."""
