@@ -23,6 +23,7 @@ from typing import Any
 
 from kiothi_board.exhibit.schedule import Schedule
 from kiothi_board.rules import pit_name
+from kiothi_board.store.base import GameStore
 
 __all__ = [
     "COUNTERS",
@@ -32,8 +33,10 @@ __all__ = [
     "GameRow",
     "game_row",
     "outcome",
+    "stored_games",
     "tally",
     "to_csv",
+    "totals",
 ]
 
 PRESS_KEYS: tuple[str, ...] = tuple(f"press.{pit_name(p)}" for p in range(20))
@@ -80,6 +83,23 @@ def game_row(summary: Mapping[str, Any]) -> GameRow:
         winner=result.get("winner") if isinstance(result, dict) else None,
         end=end,
     )
+
+
+def stored_games(store: GameStore, since: float = 0.0, page: int = 200) -> list[GameRow]:
+    """The store's games started at or after epoch `since`, oldest first (paged, newest
+    pages first, stopping at the first older game)."""
+    out: list[GameRow] = []
+    offset = 0
+    while True:
+        batch = store.list_games(page, offset)
+        for summary in batch:
+            row = game_row(summary)
+            if row.started < since:
+                return out[::-1]
+            out.append(row)
+        if len(batch) < page:
+            return out[::-1]
+        offset += page
 
 
 def outcome(row: GameRow) -> str:
