@@ -25,8 +25,9 @@ from kiothi_board import __version__
 from kiothi_board.config import Config, api_settings, default_state_dir, load
 from kiothi_board.controller import Controller
 from kiothi_board.errors import ConfigError, KiothiError, LinkError
+from kiothi_board.exhibition import Exhibition
 from kiothi_board.guide import PALETTES
-from kiothi_board.hardware.clock import SystemClock
+from kiothi_board.hardware.clock import FakeClock, SystemClock
 from kiothi_board.hardware.fakes import FakePitInput, FakePixelSink
 from kiothi_board.hardware.protocols import Clock, PitInput, PixelSink
 from kiothi_board.players import AIFactory
@@ -54,14 +55,25 @@ class Daemon:
         api: bool = True,
         autoplay: float | None = None,
         seed: int | None = None,
+        fake_clock: float | None = None,
     ) -> None:
         """Build everything from `config`; `sim` forces the simulator's fake hardware.
 
         `autoplay` (simulator only): every so many seconds, press the pit the guide
         points at, and start a new game when one ends — an unattended demo.
+        `fake_clock` (epoch seconds): run on a fake clock starting at that wall time, moved
+        only by the API's `sim.advance` (docs/exhibition.md, "Fake time").
         """
         self.config = config
-        self.clock = clock or SystemClock()
+        self.fake: FakeClock | None = None
+        if fake_clock is not None:
+            self.fake = FakeClock(0.0, wall_start=fake_clock)
+        self.clock = clock or self.fake or SystemClock()
+        # A real device's link keeps real time (its heartbeat is real bytes on a wire).
+        self.device_clock: Clock = SystemClock() if self.fake is not None else self.clock
+        self.exhibition: Exhibition | None = None
+        self.hands: FakePitInput | None = None
+        self.tick_lock = threading.RLock()
         self.notifier = notifier or Notifier()
         self.stop_event = threading.Event()
         self.state_dir = Path(state_dir or default_state_dir())
@@ -85,8 +97,12 @@ class Daemon:
                 seed=int.from_bytes(os.urandom(4), "little") if seed is None else seed
             )
             game = config["game"]
+            draw_into: PixelSink = self.tap
+            if config["exhibit"]["enabled"]:
+                self.exhibition = self._make_exhibition(seed or 0)
+                draw_into = self.exhibition.director.sink
             self.controller = Controller(
-                sink=self.tap,
+                sink=draw_into,
                 clock=self.clock,
                 store=self.store,
                 opponent_factory=self.opponents,
@@ -94,9 +110,22 @@ class Daemon:
                 hold_seconds=config["board"]["hold_s"],
                 over_seconds=game["over_seconds"],
             )
-            if self.controller.state()["stage"] == "none":
+            handler = self.controller.handle_event
+            if self.exhibition is not None:
+                self.exhibition.director.attach(self.controller)  # type: ignore[arg-type]
+                if self.link is not None:
+                    self.exhibition.watch_link(self.link)
+                handler = self.exhibition.director.handle_event
+            elif self.controller.state()["stage"] == "none":
                 self.new_game_from_config()
-            self.inputs.start(self.controller.handle_event)
+            self.inputs.start(handler)
+            if self.fake is not None:
+                # The simulated visitors' hands, beside whatever real inputs there are.
+                self.hands = self.inputs if isinstance(self.inputs, FakePitInput) else None
+                if self.hands is None:
+                    self.hands = FakePitInput(self.clock)
+                    self._resources.append(self.hands)
+                    self.hands.start(handler)
             self.api = self._make_api() if api else None
         except BaseException:
             self.close()
@@ -110,7 +139,9 @@ class Daemon:
 
             board = self.config["board"]
             self.link = CoprocessorLink(
-                board["port"], clock=self.clock, heartbeat_timeout=board["heartbeat_timeout"]
+                board["port"],
+                clock=self.device_clock,
+                heartbeat_timeout=board["heartbeat_timeout"],
             )
             self._resources.append(self.link)
         return self.link
@@ -123,7 +154,7 @@ class Daemon:
 
             link_input = LinkPitInput(
                 self._link(),
-                clock=self.clock,
+                clock=self.device_clock,
                 debounce=board["debounce_ms"] / 1000,
                 hold_time=board["hold_s"],
                 stuck_time=board["stuck_s"],
@@ -230,14 +261,44 @@ class Daemon:
         self._resources.append(store)
         return store
 
+    def _make_exhibition(self, seed: int) -> Exhibition:
+        from kiothi_board.guide import Renderer
+
+        store_cfg = self.config["store"]
+        store_path = None
+        if store_cfg["backend"] == "sqlite":
+            store_path = Path(store_cfg["path"]) if store_cfg["path"] else self._store_file()
+        return Exhibition.from_config(
+            self.config,
+            sink=self.tap,
+            clock=self.clock,
+            store=self.store,
+            renderer=Renderer(PALETTES[self.config["game"]["palette"]], self.tap.leds_per_ring),
+            state_dir=self.state_dir,
+            store_path=store_path,
+            seed=seed,
+        )
+
+    def _store_file(self) -> Path:
+        return self.state_dir / "games.sqlite3"
+
     def _make_api(self) -> ApiServer:
+        from kiothi_board.api import exhibit_doors
         from kiothi_board.api.server import start_api
         from kiothi_board.api.service import ControllerService
+        from kiothi_board.fake_time import FakeTime
 
         service = ControllerService(
             self.controller, self.store, tap=self.tap, on_settings=self.apply_settings
         )
-        server = start_api(service, api_settings(self.config, sim=self.simulated))
+        exhibition = self.exhibition
+        sim = FakeTime(self) if self.fake is not None else None
+
+        def setup(server: ApiServer) -> None:
+            if exhibition is not None:
+                exhibit_doors.install(server, exhibition, sim)
+
+        server = start_api(service, api_settings(self.config, sim=self.simulated), setup=setup)
         self._resources.append(server)
         return server
 
@@ -276,10 +337,13 @@ class Daemon:
     # ------------------------------------------------------------------ running
     def tick(self) -> None:
         """One pass of the loop: inputs' timers, then the controller's animations and AI."""
-        self.inputs.poll()
-        self.controller.tick()
-        if self.autoplay is not None:
-            self._autoplay()
+        with self.tick_lock:
+            self.inputs.poll()
+            self.controller.tick()
+            if self.exhibition is not None:
+                self.exhibition.tick()
+            if self.autoplay is not None:
+                self._autoplay()
 
     def _autoplay(self) -> None:
         """Play as a person following the light: press the lit pit, choose moves at random."""
@@ -331,7 +395,8 @@ class Daemon:
         self.notifier.ready(f"kiothi-board {__version__} running")
         next_ping = 0.0
         while not self.stop_event.is_set():
-            self.tick()
+            if self.fake is None:  # on fake time only sim.advance ticks
+                self.tick()
             if on_tick is not None:
                 on_tick()
             now = self.clock.now()
@@ -422,6 +487,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--seed", type=int, help="seed the AI and autoplay (reproducible demos)")
     parser.add_argument(
+        "--fake-clock",
+        type=float,
+        metavar="EPOCH",
+        help="simulator: run on fake time from this wall time (UNIX seconds), moved only by "
+        "the API's sim.advance (for whole-day tests; docs/exhibition.md)",
+    )
+    parser.add_argument(
         "--trace", action="store_true", help="print a JSON line whenever the game state changes"
     )
     parser.add_argument(
@@ -447,6 +519,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             api=not args.no_api,
             autoplay=args.autoplay,
             seed=args.seed,
+            fake_clock=args.fake_clock,
         )
     except (KiothiError, OSError) as exc:
         print(f"kiothi-board run: {exc}", file=sys.stderr)

@@ -137,6 +137,10 @@ class Exhibition:
         self.loop.mark(self._clock.now())
         self.director.tick()
 
+    def status(self) -> dict[str, Any]:
+        """The director's phase, countdown and schedule."""
+        return self.director.status()
+
     # ------------------------------------------------------------------ curators
     def _range(self, first: str | None, last: str | None) -> list[str]:
         today = dt.date.fromisoformat(self.director.status()["day"])

@@ -8,8 +8,11 @@ accepted); each reply and event is sent as one text message.
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
+import hmac
 import json
 import logging
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
@@ -41,8 +44,26 @@ def _same_origin(origin: str | None, host: str) -> bool:
     return urlsplit(origin).netloc.lower() == host.lower()
 
 
+def _csv_range(query: Mapping[str, str], today: str) -> tuple[str | None, str | None]:
+    """`?from=…&to=…` or `?days=N` (ending `to`, default today) for `/stats.csv`."""
+    first, last = query.get("from"), query.get("to")
+    days = query.get("days")
+    if days is not None:
+        if not days.isdigit() or not 1 <= int(days) <= 400:
+            raise web.HTTPBadRequest(text=f"days must be 1…400, got {days!r}")
+        try:
+            end = dt.date.fromisoformat(last or today)
+        except ValueError:
+            raise web.HTTPBadRequest(
+                text=f"to must be a date like 2026-05-01, got {last!r}"
+            ) from None
+        first, last = (end - dt.timedelta(days=int(days) - 1)).isoformat(), end.isoformat()
+    return first, last
+
+
 def make_app(server: ApiServer) -> web.Application:
-    """The aiohttp application: `/`, `/operator`, `/static/…`, `/healthz`, `/ws`."""
+    """The aiohttp application: `/`, `/operator`, `/static/…`, `/healthz`, `/ws`, and the
+    exhibition's `/metrics` and `/stats.csv`."""
     from kiothi_board.api.server import WEB_ROOT, _loopback
 
     async def page(request: web.Request) -> web.StreamResponse:
@@ -89,7 +110,48 @@ def make_app(server: ApiServer) -> web.Application:
             await ws.close()
         return ws
 
+    def staff(request: web.Request) -> bool:
+        """Staff: a loopback peer on a same-origin request, or the board's token as a
+        bearer token (how a Prometheus scraper or the operator page's download sends it)."""
+        token = server.config.token
+        given = request.headers.get("Authorization", "")
+        if token and given.startswith("Bearer "):
+            return hmac.compare_digest(given[7:].encode(), token.encode())
+        return _loopback(request.remote or "") and _same_origin(
+            request.headers.get("Origin"), request.host
+        )
+
+    async def metrics(request: web.Request) -> web.Response:
+        source = server.metrics_source
+        if source is None:
+            raise web.HTTPNotFound(text="no exhibition metrics: exhibit.enabled is false")
+        if not staff(request):
+            raise web.HTTPUnauthorized(text="metrics need the board's token (Bearer)")
+        from kiothi_board.api.metrics import CONTENT_TYPE, render_metrics
+
+        body = await server.loop.run_in_executor(None, render_metrics, source)
+        return web.Response(body=body, headers={"Content-Type": CONTENT_TYPE})
+
+    async def stats_csv(request: web.Request) -> web.Response:
+        export, today = server.stats_csv, server.stats_today
+        if export is None or today is None:
+            raise web.HTTPNotFound(text="no statistics: exhibit.enabled is false")
+        if not staff(request):
+            raise web.HTTPUnauthorized(text="statistics need the board's token (Bearer)")
+        first, last = _csv_range(request.query, today())
+        try:
+            text = await server.loop.run_in_executor(None, export, first, last)
+        except ValueError as exc:
+            raise web.HTTPBadRequest(text=str(exc)) from None
+        return web.Response(
+            text=text,
+            content_type="text/csv",
+            headers={"Content-Disposition": 'attachment; filename="kiothi-stats.csv"'},
+        )
+
     app = web.Application(client_max_size=64 * 1024)
+    app.router.add_get("/metrics", metrics)
+    app.router.add_get("/stats.csv", stats_csv)
     app.router.add_get("/", page)
     app.router.add_get("/operator", page)
     app.router.add_get("/healthz", healthz)
