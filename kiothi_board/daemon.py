@@ -254,7 +254,7 @@ class Daemon:
 
             path = Path(cfg["path"]) if cfg["path"] else self.state_dir / "games.sqlite3"
             path.parent.mkdir(parents=True, exist_ok=True)
-            sqlite = SqliteStore(path)
+            sqlite = SqliteStore(path, wall_clock=self.clock.wall)
             if sqlite.report is not None:
                 log.warning("%s", sqlite.report)
             store = sqlite

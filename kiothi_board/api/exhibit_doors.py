@@ -90,9 +90,13 @@ def install(server: ApiServer, exhibit: ExhibitDoors, sim: SimDoors | None = Non
 
 def _install_sim(server: ApiServer, sim: SimDoors) -> None:
     def advance(a: CommandArgs) -> dict[str, Any]:
+        # A press first, then time: one round trip per visitor's action.
+        pit = a.pit("press") if "press" in a else None
         seconds = a.number("seconds", 0.0, 86_400.0)
         step = a.number("step", 0.001, 600.0) if "step" in a else 0.1
         a.done()
+        if pit is not None:
+            sim.press(pit)
         return sim.advance(seconds, step)
 
     def press(a: CommandArgs) -> dict[str, Any]:

@@ -10,6 +10,7 @@ curators want counted; the daemon calls `tick()` from its loop.
 
 from __future__ import annotations
 
+import json
 import logging
 import random
 import threading
@@ -140,6 +141,9 @@ class Director:
         self.faults = {"input_faults": 0, "wrong": 0, "hints": 0, "errors": 0}
         self._offering_hint = False
         self._game_open = False
+        self._last_guide: tuple[object, str] | None = None
+        self._last_out: list[Ring] | None = None
+        self._dimmed: dict[tuple[Ring, float], Ring] = {}
 
     # ------------------------------------------------------------------ wiring
     def attach(self, controller: GameControl) -> None:
@@ -246,8 +250,14 @@ class Director:
                     self._fault("hints")
             elif kind == "error":
                 self._fault("errors")
-            elif kind not in ("input", "frame", "health", "settings"):
+            elif kind in ("move", "capture", "position"):
                 self.attendant.on_game_activity(now)
+            elif kind == "guide":
+                # The game moved on only if the guide did: a hint or a redraw is no move.
+                key = (event.get("stage"), json.dumps(event.get("step"), sort_keys=True))
+                if key != self._last_guide:
+                    self._last_guide = key
+                    self.attendant.on_game_activity(now)
 
     def _game_over(self, event: dict[str, Any], now: float) -> None:
         if not self._game_open:
@@ -321,8 +331,26 @@ class Director:
 
     def _show(self, frame: Frame, level: float, *, game: bool = True) -> None:
         self._showing_game = game
+        out = self._dim(frame, level)
+        if out == self._last_out:
+            return  # the rings already show it
+        self._last_out = out
         self.frames.mark(self._clock.now())
-        self._out.show(dim([tuple(r) for r in frame], level))
+        self._out.show(out)
+
+    def _dim(self, frame: Frame, level: float) -> list[Ring]:
+        """`dim` by ring, remembering rings already dimmed (the renderer's rings repeat)."""
+        cache = self._dimmed
+        if len(cache) > 4096:
+            cache.clear()
+        out: list[Ring] = []
+        for ring in frame:
+            key = (tuple(ring), level)
+            found = cache.get(key)
+            if found is None:
+                found = cache[key] = dim([key[0]], level)[0]
+            out.append(found)
+        return out
 
     def _draw(self) -> None:
         """The director's own pictures, for every phase but a game in play."""

@@ -42,7 +42,15 @@ __all__ = [
 PRESS_KEYS: tuple[str, ...] = tuple(f"press.{pit_name(p)}" for p in range(20))
 """Counter keys for presses per pit (wear), `press.S1` … `press.N10`."""
 
-COUNTERS: tuple[str, ...] = ("wrong", "hints", "errors", "restarts", "input_faults", "link_down")
+COUNTERS: tuple[str, ...] = (
+    "wrong",
+    "hints",
+    "hints_offered",
+    "errors",
+    "restarts",
+    "input_faults",
+    "link_down",
+)
 """The other counters kept per day."""
 
 DURATION_BINS: tuple[int, ...] = (120, 300, 600, 900, 1200, 1800)
