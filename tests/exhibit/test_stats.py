@@ -17,7 +17,10 @@ class Wall:
     def __init__(self) -> None:
         self.t = DAY
 
-    def __call__(self) -> float:
+    def now(self) -> float:
+        return self.t - DAY
+
+    def wall(self) -> float:
         return self.t
 
 
@@ -28,7 +31,7 @@ def record(winner: str | None, end: str = "no-moves") -> dict:
 
 def test_tally_counts_games_by_local_day_mode_level_and_outcome(tmp_path: Path) -> None:
     clock = Wall()
-    store = SqliteStore(tmp_path / "games.sqlite3", wall_clock=clock)
+    store = SqliteStore(tmp_path / "games.sqlite3", clock=clock)
     plan = [  # (start offset s, duration s, meta, how it ends)
         (0, 400, {"mode": "ai", "humans": ["S"], "level": 1}, record("S")),
         (1000, 200, {"mode": "ai", "humans": ["N"], "level": 1}, record("S")),
