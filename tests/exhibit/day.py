@@ -130,13 +130,12 @@ class BoardProcess:
         self.starts += 1
         ready = threading.Event()
         deadline = time.monotonic() + 20
-        while not sock.exists():
+        while not sock.exists() or "web page is at " not in self._log():
             assert self.proc.poll() is None, self._log()
-            assert time.monotonic() < deadline, "the daemon did not open its socket"
+            assert time.monotonic() < deadline, "the daemon did not open its doors"
             ready.wait(0.02)  # bounded wait for a process to bind
         self.client = Client(sock)
-        log = self._log()
-        self.web_url = log.split("web page is at ")[1].split()[0] if "web page" in log else ""
+        self.web_url = self._log().split("web page is at ")[1].split()[0]
         return self.client
 
     def _log(self) -> str:

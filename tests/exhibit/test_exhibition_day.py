@@ -161,3 +161,46 @@ def test_csv_matches_the_api(day: tuple[Day, float]) -> None:
     assert [int(row[f"games_hour_{h:02d}"]) for h in range(24)] == api["hours"]
     for key, n in api["results"].items():
         assert int(row[f"result_{key}"]) == n
+
+
+def test_operator_page_charts_the_day(day: tuple[Day, float]) -> None:
+    import playwright.sync_api as playwright
+
+    from tests.api.helpers import ARTIFACTS
+    from tests.api.test_web import ARGS, CHROMIUM
+
+    d, _ = day
+    stats = d.ask("stats", **{"from": DAY, "to": DAY})["total"]
+    with playwright.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, timeout=15_000)
+        try:
+            page = browser.new_page(viewport={"width": 800, "height": 1400})
+            page.set_default_timeout(10_000)
+            errors: list[str] = []
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.goto(d.board.web_url + "operator")
+            page.wait_for_selector("body[data-stats='drawn']")
+            page.fill("#stats-day", DAY)
+            page.click("#stats-refresh")
+            page.wait_for_function(
+                "document.querySelector('#stats-summary').textContent.startsWith('2026-05-29 to "
+                "2026-05-29')"
+            )
+            bars = page.locator("#chart-hours rect.bar")
+            assert bars.count() == 24
+            heights = [float(bars.nth(h).get_attribute("height") or 0) for h in range(24)]
+            assert [h > 0 for h in heights] == [n > 0 for n in stats["hours"]]
+            assert page.locator("#chart-durations rect.bar").count() == 7
+            assert page.locator("#chart-pits circle.pit-disc").count() == 20
+            radius = {
+                pit: float(page.locator(f'#chart-pits [data-pit="{pit}"]').get_attribute("r") or 0)
+                for pit in PITS
+            }
+            busiest = max(stats["presses"], key=stats["presses"].get)
+            assert radius[busiest] == max(radius.values()), "the most pressed pit is the biggest"
+            assert page.locator("#stats-results tr").count() == len(stats["results"])
+            ARTIFACTS.mkdir(exist_ok=True)
+            page.locator("#statistics").screenshot(path=str(ARTIFACTS / "exhibition-stats.png"))
+            assert not errors, errors
+        finally:
+            browser.close()

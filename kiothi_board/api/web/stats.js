@@ -46,14 +46,16 @@ function pitMap(svg, presses) {
   const w = 640, h = 150;
   svg.setAttribute("viewBox", `0 0 ${w} ${h}`);
   svg.appendChild(el("rect", { x: 0, y: 0, width: w, height: h, rx: 18, fill: "#2a1d12" }));
-  const max = Math.max(1, ...Object.values(presses));
+  // Wear is relative: the least pressed pit is the smallest disc, the most pressed the biggest.
+  const counts = Object.values(presses);
+  const max = Math.max(1, ...counts), min = Math.min(...counts);
   for (let p = 0; p < 20; p++) {
     const name = p < 10 ? `S${p + 1}` : `N${p - 9}`;
     const col = p < 10 ? p : 19 - p;
     const row = p < 10 ? 1 : 0;
     const cx = 40 + col * 62, cy = 42 + row * 68;
     const n = presses[name] || 0;
-    const k = n / max;
+    const k = max > min ? (n - min) / (max - min) : 1;
     const r = 12 + 14 * Math.sqrt(k);
     const fill = `rgb(${Math.round(60 + 195 * k)},${Math.round(45 + 110 * k)},${Math.round(35 + 10 * k)})`;
     const disc = el("circle", { cx, cy, r, fill, class: "pit-disc", "data-pit": name });
