@@ -341,7 +341,7 @@ class Director:
     def _dim(self, frame: Frame, level: float) -> list[Ring]:
         """`dim` by ring, remembering rings already dimmed (the renderer's rings repeat)."""
         cache = self._dimmed
-        if len(cache) > 4096:
+        if len(cache) > 512:  # each entry is a ring of 16-24 colours: keep it small
             cache.clear()
         out: list[Ring] = []
         for ring in frame:

@@ -29,6 +29,7 @@ OPEN_H, CLOSE_H = 9, 18  # the museum's hours (local)
 QUIET = "12:30-13:15"
 ZONE = "Europe/Paris"
 IDLE_S, COUNTDOWN_S, HINT_S, TWO_S, OVER_S, HOLD_S = 60, 15, 30, 3, 5, 1.0
+EXTRA_ENV = dict(e.split("=", 1) for e in os.environ.get("DAY_ENV", "").split() if "=" in e)
 PITS = [f"S{i}" for i in range(1, 11)] + [f"N{i}" for i in range(1, 11)]
 
 
@@ -124,7 +125,7 @@ class BoardProcess:
             [sys.executable, "-m", "kiothi_board", "run", "--config", str(self.config),
              "--state-dir", str(self.state), "--fake-clock", repr(self.wall),
              "--seed", str(self.starts), "--no-terminal"],
-            stdout=subprocess.DEVNULL, stderr=err,
+            stdout=subprocess.DEVNULL, stderr=err, env={**os.environ, **EXTRA_ENV},
         )  # fmt: skip
         err.close()
         self.starts += 1
