@@ -87,15 +87,11 @@ class Daemon:
         self._random = random.Random(seed)
         try:
             self._make_drivers()
-            from kiothi_board.api.service import FrameTap
-
-            # The controller draws into the tap, so the web twin shows what the rings show.
-            self.tap = FrameTap(self.sink)
             self.opponents = AIFactory(
                 seed=int.from_bytes(os.urandom(4), "little") if seed is None else seed
             )
             game = config["game"]
-            draw_into: PixelSink = self.tap
+            draw_into: PixelSink = self.sink
             if config["exhibit"]["enabled"]:
                 self.exhibition = self._make_exhibition(seed or 0)
                 draw_into = self.exhibition.director.sink
@@ -107,10 +103,11 @@ class Daemon:
                 palette=PALETTES[game["palette"]],
                 hold_seconds=config["board"]["hold_s"],
                 over_seconds=game["over_seconds"],
+                on_settings=self.apply_settings,
             )
             handler = self.controller.handle_event
             if self.exhibition is not None:
-                self.exhibition.director.attach(self.controller)  # type: ignore[arg-type]
+                self.exhibition.director.attach(self.controller)
                 if self.link is not None:
                     self.exhibition.watch_link(self.link)
                 handler = self.exhibition.director.handle_event
@@ -152,10 +149,10 @@ class Daemon:
         store_path = self.store.path if isinstance(self.store, SqliteStore) else None
         return Exhibition.from_config(
             self.config,
-            sink=self.tap,
+            sink=self.sink,
             clock=self.clock,
             store=self.store,
-            renderer=Renderer(PALETTES[self.config["game"]["palette"]], self.tap.leds_per_ring),
+            renderer=Renderer(PALETTES[self.config["game"]["palette"]], self.sink.leds_per_ring),
             state_dir=self.state_dir,
             store_path=store_path,
             seed=seed,
@@ -164,12 +161,8 @@ class Daemon:
     def _make_api(self) -> ApiServer:
         from kiothi_board.api import exhibit_doors
         from kiothi_board.api.server import start_api
-        from kiothi_board.api.service import ControllerService
         from kiothi_board.fake_time import FakeTime
 
-        service = ControllerService(
-            self.controller, self.store, tap=self.tap, on_settings=self.apply_settings
-        )
         exhibition = self.exhibition
         sim = FakeTime(self) if self.fake is not None else None
 
@@ -177,7 +170,10 @@ class Daemon:
             if exhibition is not None:
                 exhibit_doors.install(server, exhibition, sim)
 
-        server = start_api(service, api_settings(self.config, sim=self.simulated), setup=setup)
+        # The controller is the board service; it pushes its frames to the API.
+        server = start_api(
+            self.controller, api_settings(self.config, sim=self.simulated), setup=setup
+        )
         self._resources.append(server)
         return server
 
@@ -332,12 +328,8 @@ def _sim_keys(daemon: Daemon, key: str) -> None:
             command = COMMANDS[key]
             if command == "new":
                 daemon.new_game_from_config()
-            elif command == "check":
-                controller.check_board()
-            elif command == "pause":
-                controller.pause()
             elif command != "help":
-                getattr(controller, command)()
+                controller.run(command)  # the session's command table, as gestures use
     except KiothiError as exc:
         controller_state = controller.state()
         log.info("key %r: %s (stage %s)", key, exc, controller_state["stage"])

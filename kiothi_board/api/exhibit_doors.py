@@ -13,7 +13,7 @@ import datetime as dt
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
-from kiothi_board.api.dispatcher import CommandArgs
+from kiothi_board.api.args import Args as CommandArgs
 from kiothi_board.api.protocol import ApiError
 
 if TYPE_CHECKING:
