@@ -53,11 +53,12 @@ class FakeTime:
         return self.state()
 
     def _settle(self, limit: float = 10.0) -> None:
-        """Tick (without moving fake time) until the AI has answered."""
+        """Tick (without moving fake time) until the AI has answered (a move or a hint)."""
         d = self._daemon
         deadline = time.monotonic() + limit
         pause = threading.Event()
-        while d.controller.state().get("thinking") and time.monotonic() < deadline:
+        session = d.controller.session
+        while (session.thinking or session.hinting) and time.monotonic() < deadline:
             pause.wait(0.0005)  # the AI's worker thread is searching; give it the CPU
             d.tick()
 

@@ -174,7 +174,8 @@ def test_operator_page_charts_the_day(day: tuple[Day, float]) -> None:
     with playwright.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, timeout=15_000)
         try:
-            page = browser.new_page(viewport={"width": 800, "height": 1400})
+            # wait_for_function evaluates strings, which the page's CSP forbids (as in test_web).
+            page = browser.new_page(viewport={"width": 800, "height": 1400}, bypass_csp=True)
             page.set_default_timeout(10_000)
             errors: list[str] = []
             page.on("pageerror", lambda e: errors.append(str(e)))
