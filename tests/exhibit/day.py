@@ -358,7 +358,8 @@ class Day:
                 self.advance(HINT_S + 5.0, step=1.0)  # a long think: a hint is offered
                 presses += 1
                 continue
-            if v.hint and presses == 6 and st["stage"] == "turn" and not st["ai_to_move"]:
+            if v.hint and presses >= 6 and st["stage"] == "turn" and not st["ai_to_move"]:
+                v.hint = False
                 self.ask("hint")  # from the page (or the hint button), then a look at it
                 self.hints_asked += 1
                 self.advance(1.0, step=0.5)
