@@ -65,9 +65,7 @@ class Daemon:
         only by the API's `sim.advance` (docs/exhibition.md, "Fake time").
         """
         self.config = config
-        self.fake: FakeClock | None = None
-        if fake_clock is not None:
-            self.fake = FakeClock(0.0, wall_start=fake_clock)
+        self.fake = None if fake_clock is None else FakeClock(0.0, wall_start=fake_clock)
         self.clock = clock or self.fake or SystemClock()
         # A real device's link keeps real time (its heartbeat is real bytes on a wire).
         self.device_clock: Clock = SystemClock() if self.fake is not None else self.clock
@@ -105,22 +103,7 @@ class Daemon:
                 over_seconds=game["over_seconds"],
                 on_settings=self.apply_settings,
             )
-            handler = self.controller.handle_event
-            if self.exhibition is not None:
-                self.exhibition.director.attach(self.controller)
-                if self.link is not None:
-                    self.exhibition.watch_link(self.link)
-                handler = self.exhibition.director.handle_event
-            elif self.controller.state()["stage"] == "none":
-                self.new_game_from_config()
-            self.inputs.start(handler)
-            if self.fake is not None:
-                # The simulated visitors' hands, beside whatever real inputs there are.
-                self.hands = self.inputs if isinstance(self.inputs, FakePitInput) else None
-                if self.hands is None:
-                    self.hands = FakePitInput(self.clock)
-                    self._resources.append(self.hands)
-                    self.hands.start(handler)
+            self._start_inputs()
             self.api = self._make_api() if api else None
         except BaseException:
             self.close()
@@ -141,6 +124,25 @@ class Daemon:
         self.link = drivers.link
         self.simulated = self.simulated or bool(drivers.fell_back)
         self.store = drivers.store(self.state_dir)
+
+    def _start_inputs(self) -> None:
+        """Give the inputs their handler: the exhibit's director when on, else the game."""
+        handler = self.controller.handle_event
+        if self.exhibition is not None:
+            self.exhibition.director.attach(self.controller)
+            if self.link is not None:
+                self.exhibition.watch_link(self.link)
+            handler = self.exhibition.director.handle_event
+        elif self.controller.state()["stage"] == "none":
+            self.new_game_from_config()
+        self.inputs.start(handler)
+        if self.fake is not None:
+            # The simulated visitors' hands, beside whatever real inputs there are.
+            self.hands = self.inputs if isinstance(self.inputs, FakePitInput) else None
+            if self.hands is None:
+                self.hands = FakePitInput(self.clock)
+                self._resources.append(self.hands)
+                self.hands.start(handler)
 
     def _make_exhibition(self, seed: int) -> Exhibition:
         from kiothi_board.guide import Renderer

@@ -61,6 +61,53 @@ def _csv_range(query: Mapping[str, str], today: str) -> tuple[str | None, str | 
     return first, last
 
 
+def _exhibit_routes(app: web.Application, server: ApiServer) -> None:
+    """`/metrics` and `/stats.csv` (404 unless the exhibition mode set their sources)."""
+    from kiothi_board.api.server import _loopback
+
+    def staff(request: web.Request) -> bool:
+        """Staff: a loopback peer on a same-origin request, or the board's token as a
+        bearer token (how a Prometheus scraper or the operator page's download sends it)."""
+        token = server.config.token
+        given = request.headers.get("Authorization", "")
+        if token and given.startswith("Bearer "):
+            return hmac.compare_digest(given[7:].encode(), token.encode())
+        return _loopback(request.remote or "") and _same_origin(
+            request.headers.get("Origin"), request.host
+        )
+
+    async def metrics(request: web.Request) -> web.Response:
+        source = server.metrics_source
+        if source is None:
+            raise web.HTTPNotFound(text="no exhibition metrics: exhibit.enabled is false")
+        if not staff(request):
+            raise web.HTTPUnauthorized(text="metrics need the board's token (Bearer)")
+        from kiothi_board.api.metrics import CONTENT_TYPE, render_metrics
+
+        body = await server.loop.run_in_executor(None, render_metrics, source)
+        return web.Response(body=body, headers={"Content-Type": CONTENT_TYPE})
+
+    async def stats_csv(request: web.Request) -> web.Response:
+        export, today = server.stats_csv, server.stats_today
+        if export is None or today is None:
+            raise web.HTTPNotFound(text="no statistics: exhibit.enabled is false")
+        if not staff(request):
+            raise web.HTTPUnauthorized(text="statistics need the board's token (Bearer)")
+        first, last = _csv_range(request.query, today())
+        try:
+            text = await server.loop.run_in_executor(None, export, first, last)
+        except ValueError as exc:
+            raise web.HTTPBadRequest(text=str(exc)) from None
+        return web.Response(
+            text=text,
+            content_type="text/csv",
+            headers={"Content-Disposition": 'attachment; filename="kiothi-stats.csv"'},
+        )
+
+    app.router.add_get("/metrics", metrics)
+    app.router.add_get("/stats.csv", stats_csv)
+
+
 def make_app(server: ApiServer) -> web.Application:
     """The aiohttp application: `/`, `/operator`, `/static/…`, `/healthz`, `/ws`, and the
     exhibition's `/metrics` and `/stats.csv`."""
@@ -110,48 +157,8 @@ def make_app(server: ApiServer) -> web.Application:
             await ws.close()
         return ws
 
-    def staff(request: web.Request) -> bool:
-        """Staff: a loopback peer on a same-origin request, or the board's token as a
-        bearer token (how a Prometheus scraper or the operator page's download sends it)."""
-        token = server.config.token
-        given = request.headers.get("Authorization", "")
-        if token and given.startswith("Bearer "):
-            return hmac.compare_digest(given[7:].encode(), token.encode())
-        return _loopback(request.remote or "") and _same_origin(
-            request.headers.get("Origin"), request.host
-        )
-
-    async def metrics(request: web.Request) -> web.Response:
-        source = server.metrics_source
-        if source is None:
-            raise web.HTTPNotFound(text="no exhibition metrics: exhibit.enabled is false")
-        if not staff(request):
-            raise web.HTTPUnauthorized(text="metrics need the board's token (Bearer)")
-        from kiothi_board.api.metrics import CONTENT_TYPE, render_metrics
-
-        body = await server.loop.run_in_executor(None, render_metrics, source)
-        return web.Response(body=body, headers={"Content-Type": CONTENT_TYPE})
-
-    async def stats_csv(request: web.Request) -> web.Response:
-        export, today = server.stats_csv, server.stats_today
-        if export is None or today is None:
-            raise web.HTTPNotFound(text="no statistics: exhibit.enabled is false")
-        if not staff(request):
-            raise web.HTTPUnauthorized(text="statistics need the board's token (Bearer)")
-        first, last = _csv_range(request.query, today())
-        try:
-            text = await server.loop.run_in_executor(None, export, first, last)
-        except ValueError as exc:
-            raise web.HTTPBadRequest(text=str(exc)) from None
-        return web.Response(
-            text=text,
-            content_type="text/csv",
-            headers={"Content-Disposition": 'attachment; filename="kiothi-stats.csv"'},
-        )
-
     app = web.Application(client_max_size=64 * 1024)
-    app.router.add_get("/metrics", metrics)
-    app.router.add_get("/stats.csv", stats_csv)
+    _exhibit_routes(app, server)
     app.router.add_get("/", page)
     app.router.add_get("/operator", page)
     app.router.add_get("/healthz", healthz)
