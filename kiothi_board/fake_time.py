@@ -17,7 +17,6 @@ a museum cannot be sent through time.
 from __future__ import annotations
 
 import threading
-import time
 from typing import TYPE_CHECKING, Any
 
 from kiothi_board.errors import KiothiError
@@ -55,10 +54,11 @@ class FakeTime:
     def _settle(self, limit: float = 10.0) -> None:
         """Tick (without moving fake time) until the AI has answered (a move or a hint)."""
         d = self._daemon
-        deadline = time.monotonic() + limit
+        real = d.device_clock  # the system clock: the AI searches in real time
+        deadline = real.now() + limit
         pause = threading.Event()
         session = d.controller.session
-        while (session.thinking or session.hinting) and time.monotonic() < deadline:
+        while (session.thinking or session.hinting) and real.now() < deadline:
             pause.wait(0.0005)  # the AI's worker thread is searching; give it the CPU
             d.tick()
 
