@@ -161,7 +161,11 @@ class BoardProcess:
             self.client.close()
         if self.proc is not None and self.proc.poll() is None:
             self.proc.terminate()
-            self.proc.wait(timeout=20)
+            try:
+                self.proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(timeout=5)
         self.device.close()
         os.close(self.master)
         os.close(self.slave)

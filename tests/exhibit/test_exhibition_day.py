@@ -37,9 +37,9 @@ def day(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Day, float]]
     board = BoardProcess(state, START)
     began = time.perf_counter()
     hour = 3600.0
-    played = Day(board, Crowd(SEED), kills=[3.2 * hour, 4.6 * hour, 5.9 * hour],
-                 unplug_at=4.0 * hour)  # fmt: skip
-    try:
+    try:  # whatever fails, the daemon must not outlive the test (it would hold the pty)
+        played = Day(board, Crowd(SEED), kills=[3.2 * hour, 4.6 * hour, 5.9 * hour],
+                     unplug_at=4.0 * hour)  # fmt: skip
         played.run()
         yield played, time.perf_counter() - began
     finally:
@@ -103,8 +103,7 @@ def test_a_simulated_exhibition_day(day: tuple[Day, float]) -> None:
     assert total["hints"] == d.hints_asked and total["hints_offered"] >= 1
     assert total["wrong"] >= 1
     assert total["restarts"] == d.board.starts == 4
-    # At least the unplug; a loaded machine can also starve the link's real-time heartbeat.
-    assert total["link_down"] >= 1 and total["input_faults"] >= total["link_down"]
+    assert total["link_down"] == 1 and total["input_faults"] >= 1  # the one unplug
     assert d.link_seen == ["down", "up"]
     assert sum(total["hours"]) == counts["started"]
     assert all(total["hours"][h] == 0 for h in range(0, 9)), "no games before opening"
@@ -149,7 +148,7 @@ def test_metrics_parse_and_match_the_store(day: tuple[Day, float]) -> None:
         assert samples[("kiothi_pit_presses_total", (("pit", pit),))] == d.sent[pit]
     assert samples[("kiothi_input_faults_total", ())] >= 1
     assert samples[("kiothi_uptime_seconds", ())] > 0
-    assert samples[("kiothi_link_up", ())] in (0.0, 1.0)  # the link is reported (up or not)
+    assert samples[("kiothi_link_up", ())] == 1
 
 
 def test_csv_matches_the_api(day: tuple[Day, float]) -> None:
