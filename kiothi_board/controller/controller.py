@@ -74,11 +74,17 @@ class Controller:
         over_seconds: float = 10.0,
         resume: bool = True,
         on_settings: Callable[[dict[str, Any]], None] | None = None,
+        defaults: dict[str, Any] | None = None,
     ) -> None:
-        """Wire the parts; with `resume`, continue the store's current game if any."""
+        """Wire the parts; with `resume`, continue the store's current game if any.
+
+        `defaults` overrides `default_settings()` (the daemon passes the config's game
+        settings), so `settings.get` and a bare `new_game` match the game the board runs.
+        """
         self._lock = threading.RLock()
         self._store = store
         self._on_settings = on_settings
+        self._defaults = {**default_settings(), **(defaults or {})}
         self.gestures = Gestures(hold_seconds)
         self.session = Session(
             clock=clock,
@@ -246,7 +252,7 @@ class Controller:
     def get_settings(self) -> dict[str, Any]:
         """Defaults overlaid with the stored operator settings."""
         stored = self._store.load_settings().get("operator", {})
-        return {**default_settings(), **(stored if isinstance(stored, dict) else {})}
+        return copy.deepcopy({**self._defaults, **(stored if isinstance(stored, dict) else {})})
 
     def set_settings(self, values: dict[str, Any]) -> dict[str, Any]:
         """Store the merged settings, apply them (daemon hook), emit `settings`."""

@@ -30,6 +30,7 @@ QUIET = "12:30-13:15"
 ZONE = "Europe/Paris"
 IDLE_S, COUNTDOWN_S, HINT_S, TWO_S, OVER_S, HOLD_S = 60, 15, 30, 3, 5, 1.0
 EXTRA_ENV = dict(e.split("=", 1) for e in os.environ.get("DAY_ENV", "").split() if "=" in e)
+TOKEN = "museum-staff-token-0123456789"
 PITS = [f"S{i}" for i in range(1, 11)] + [f"N{i}" for i in range(1, 11)]
 
 
@@ -61,6 +62,7 @@ variant = "ply_limit=30"
 tcp_port = -1
 web_port = 0
 unix_path = "{state / "api.sock"}"
+token = "{TOKEN}"
 rate = 100000             # the test drives the board far faster than a person
 burst = 1000000
 [daemon]

@@ -12,6 +12,7 @@ import csv
 import datetime as dt
 import io
 import time
+import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,7 +21,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from tests.exhibit.day import PITS, ZONE, BoardProcess, Crowd, Day
+from tests.exhibit.day import PITS, TOKEN, ZONE, BoardProcess, Crowd, Day
 
 SEED = 12
 START = dt.datetime(2026, 5, 29, 7, 0, tzinfo=ZoneInfo(ZONE)).timestamp()
@@ -50,6 +51,10 @@ def _shm_dir(shm: Path) -> Path:
     import tempfile
 
     return Path(tempfile.mkdtemp(prefix="kiothi-day-", dir=shm))
+
+
+def staff(url: str) -> urllib.request.Request:
+    return urllib.request.Request(url, headers={"Authorization": f"Bearer {TOKEN}"})
 
 
 def recount(games: list[dict[str, Any]]) -> dict[str, int]:
@@ -132,7 +137,9 @@ def test_metrics_parse_and_match_the_store(day: tuple[Day, float]) -> None:
     from prometheus_client.parser import text_string_to_metric_families
 
     d, _ = day
-    with urllib.request.urlopen(d.board.web_url + "metrics", timeout=10) as r:
+    with pytest.raises(urllib.error.HTTPError, match="401"):
+        urllib.request.urlopen(d.board.web_url + "metrics", timeout=10)  # staff only
+    with urllib.request.urlopen(staff(d.board.web_url + "metrics"), timeout=10) as r:
         assert r.headers["Content-Type"].startswith("text/plain")
         text = r.read().decode()
     samples = {
@@ -153,7 +160,7 @@ def test_metrics_parse_and_match_the_store(day: tuple[Day, float]) -> None:
 
 def test_csv_matches_the_api(day: tuple[Day, float]) -> None:
     d, _ = day
-    with urllib.request.urlopen(d.board.web_url + f"stats.csv?from={DAY}&to={DAY}") as r:
+    with urllib.request.urlopen(staff(d.board.web_url + f"stats.csv?from={DAY}&to={DAY}")) as r:
         rows = list(csv.DictReader(io.StringIO(r.read().decode())))
     api = d.ask("stats", **{"from": DAY, "to": DAY})["days"][0]
     assert len(rows) == 1 and rows[0]["day"] == DAY
@@ -181,6 +188,8 @@ def test_operator_page_charts_the_day(day: tuple[Day, float]) -> None:
             # wait_for_function evaluates strings, which the page's CSP forbids (as in test_web).
             page = browser.new_page(viewport={"width": 800, "height": 1400}, bypass_csp=True)
             page.set_default_timeout(10_000)
+            # The curator has entered the token on the page before (kept by the browser).
+            page.add_init_script(f"localStorage.setItem('kiothi-token', {TOKEN!r})")
             errors: list[str] = []
             page.on("pageerror", lambda e: errors.append(str(e)))
             page.goto(d.board.web_url + "operator")
