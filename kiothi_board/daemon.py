@@ -128,6 +128,7 @@ class Daemon:
             )
             self._start_inputs()
             self.api = self._make_api() if api else None
+            self.mqtt = self._make_mqtt()
         except BaseException:
             self.close()
             raise
@@ -201,6 +202,24 @@ class Daemon:
         )
         self._resources.append(server)
         return server
+
+    def _make_mqtt(self) -> Any:
+        """The MQTT fleet adapter, when `mqtt.url` is set (it needs the API's dispatcher)."""
+        cfg = self.config["mqtt"]
+        if not cfg["url"]:
+            return None
+        if self.api is None:
+            raise ConfigError("mqtt.url is set but the API is off: the adapter needs it")
+        from kiothi_board.api.mqtt import MqttAdapter, mqtt_settings
+
+        adapter = MqttAdapter(
+            self.api.dispatcher,
+            mqtt_settings(cfg, web_url=self.web_url),
+            clock=self.clock,
+            state=self.controller.state,
+        )
+        self._resources.append(adapter)
+        return adapter.start()
 
     def apply_settings(self, settings: dict[str, Any]) -> None:
         """Apply operator settings from the API: palette and LED brightness."""
