@@ -77,12 +77,6 @@ def _strings(value: Any) -> str | None:
     return "must be a list of strings"
 
 
-def _level(value: Any) -> str | None:
-    if value == "adaptive" or (isinstance(value, int) and not isinstance(value, bool)):
-        return None if value == "adaptive" or 1 <= value <= 6 else "must be 1…6 or 'adaptive'"
-    return "must be 1…6 or 'adaptive'"
-
-
 def _topic_prefix(value: Any) -> str | None:
     if not value or any(c in value for c in "#+") or value.startswith("/") or value.endswith("/"):
         return "must be a topic prefix without wildcards or a leading or trailing /"
