@@ -71,6 +71,12 @@ def _pin_list(length: int | None = None, max_length: int | None = None) -> Check
     return check
 
 
+def _strings(value: Any) -> str | None:
+    if all(isinstance(v, str) for v in value):
+        return None
+    return "must be a list of strings"
+
+
 def _topic_prefix(value: Any) -> str | None:
     if not value or any(c in value for c in "#+") or value.startswith("/") or value.endswith("/"):
         return "must be a topic prefix without wildcards or a leading or trailing /"
@@ -210,6 +216,24 @@ SCHEMA: dict[str, dict[str, Key]] = {
         "redis_url": Key((str,), "", None, "the Redis bus (empty: off)"),
         "redis_prefix": Key((str,), "kiothi:v1"),
         "redis_queue": Key((int,), 1000, between(10, 1_000_000)),
+    },
+    "exhibit": {
+        "enabled": Key((bool,), False, None, "exhibition mode: attract loop, resets, statistics"),
+        "timezone": Key((str,), "UTC", None, "the venue's time zone, e.g. Europe/Paris"),
+        "opening_hours": Key((list,), [], _strings, 'e.g. ["tue-sun 10:00-18:00"]; empty: always'),
+        "closed_days": Key((list,), [], _strings, 'ISO dates, e.g. ["2026-12-25"]'),
+        "closed": Key((str,), "glow", one_of("glow", "dark"), "outside opening hours"),
+        "quiet_hours": Key((list,), [], _strings, "dimmed, no attract animation"),
+        "brightness": Key((list,), [], _strings, 'e.g. ["09:00=0.5", "17:00=0.3"]'),
+        "attract_brightness": Key((int, float), 0.4, between(0, 1), "attract loop, of the above"),
+        "quiet_brightness": Key((int, float), 0.3, between(0, 1)),
+        "idle_s": Key((int, float), 90, between(5, 3600), "no press this long: count down"),
+        "countdown_s": Key((int, float), 20, between(1, 600), "then the game is abandoned"),
+        "hint_after_s": Key((int, float), 40, between(1, 3600), "offer a hint after this pause"),
+        "two_player_s": Key((int, float), 3, between(0.5, 30), "a press on each side: two play"),
+        "level": Key((int, str), "adaptive", _level, "the visitor's opponent"),
+        "pace": Key((str,), "step", one_of("step", "flow", "instant")),
+        "variant": Key((str,), ""),
     },
     "mqtt": {
         "url": Key((str,), "", None, "the venue's broker: mqtt://host:1883 (empty: off)"),

@@ -26,10 +26,11 @@ from kiothi_board.config import Config, api_settings, default_state_dir, load
 from kiothi_board.controller import Controller
 from kiothi_board.drivers import Drivers
 from kiothi_board.errors import ConfigError, KiothiError
+from kiothi_board.exhibition import Exhibition
 from kiothi_board.guide import PALETTES
-from kiothi_board.hardware.clock import SystemClock
+from kiothi_board.hardware.clock import FakeClock, SystemClock
 from kiothi_board.hardware.fakes import FakePitInput
-from kiothi_board.hardware.protocols import Clock
+from kiothi_board.hardware.protocols import Clock, PixelSink
 from kiothi_board.players import AIFactory
 from kiothi_board.rules import parse_pit
 from kiothi_board.sdnotify import Notifier
@@ -76,14 +77,23 @@ class Daemon:
         api: bool = True,
         autoplay: float | None = None,
         seed: int | None = None,
+        fake_clock: float | None = None,
     ) -> None:
         """Build everything from `config`; `sim` forces the simulator's fake hardware.
 
         `autoplay` (simulator only): every so many seconds, press the pit the guide
         points at, and start a new game when one ends — an unattended demo.
+        `fake_clock` (epoch seconds): run on a fake clock starting at that wall time, moved
+        only by the API's `sim.advance` (docs/exhibition.md, "Fake time").
         """
         self.config = config
-        self.clock = clock or SystemClock()
+        self.fake = None if fake_clock is None else FakeClock(0.0, wall_start=fake_clock)
+        self.clock = clock or self.fake or SystemClock()
+        # A real device's link keeps real time (its heartbeat is real bytes on a wire).
+        self.device_clock: Clock = SystemClock() if self.fake is not None else self.clock
+        self.exhibition: Exhibition | None = None
+        self.hands: FakePitInput | None = None
+        self.tick_lock = threading.RLock()
         self.notifier = notifier or Notifier()
         self.stop_event = threading.Event()
         self.state_dir = Path(state_dir or default_state_dir())
@@ -101,8 +111,12 @@ class Daemon:
                 seed=int.from_bytes(os.urandom(4), "little") if seed is None else seed
             )
             game = config["game"]
+            draw_into: PixelSink = self.sink
+            if config["exhibit"]["enabled"]:
+                self.exhibition = self._make_exhibition(seed or 0)
+                draw_into = self.exhibition.director.sink
             self.controller = Controller(
-                sink=self.sink,
+                sink=draw_into,
                 clock=self.clock,
                 store=self.store,
                 opponent_factory=self.opponents,
@@ -112,9 +126,7 @@ class Daemon:
                 on_settings=self.apply_settings,
                 defaults=config_settings(config),
             )
-            if self.controller.state()["stage"] == "none":
-                self.new_game_from_config()
-            self.inputs.start(self.controller.handle_event)
+            self._start_inputs()
             self.api = self._make_api() if api else None
             self.mqtt = self._make_mqtt()
         except BaseException:
@@ -125,7 +137,11 @@ class Daemon:
     def _make_drivers(self) -> None:
         """Inputs, LEDs and store, each chosen on its own by `kiothi_board.drivers`."""
         drivers = Drivers(
-            self.config, clock=self.clock, resources=self._resources, sim=self.simulated
+            self.config,
+            clock=self.clock,
+            device_clock=self.device_clock,
+            resources=self._resources,
+            sim=self.simulated,
         )
         self.inputs = drivers.pit_input()
         self.sink = drivers.pixel_sink()
@@ -133,11 +149,57 @@ class Daemon:
         self.simulated = self.simulated or bool(drivers.fell_back)
         self.store = drivers.store(self.state_dir)
 
+    def _start_inputs(self) -> None:
+        """Give the inputs their handler: the exhibit's director when on, else the game."""
+        handler = self.controller.handle_event
+        if self.exhibition is not None:
+            self.exhibition.director.attach(self.controller)
+            if self.link is not None:
+                self.exhibition.watch_link(self.link)
+            handler = self.exhibition.director.handle_event
+        elif self.controller.state()["stage"] == "none":
+            self.new_game_from_config()
+        self.inputs.start(handler)
+        if self.fake is not None:
+            # The simulated visitors' hands, beside whatever real inputs there are.
+            self.hands = self.inputs if isinstance(self.inputs, FakePitInput) else None
+            if self.hands is None:
+                self.hands = FakePitInput(self.clock)
+                self._resources.append(self.hands)
+                self.hands.start(handler)
+
+    def _make_exhibition(self, seed: int) -> Exhibition:
+        from kiothi_board.guide import Renderer
+        from kiothi_board.store.sqlite import SqliteStore
+
+        store_path = self.store.path if isinstance(self.store, SqliteStore) else None
+        return Exhibition.from_config(
+            self.config,
+            sink=self.sink,
+            clock=self.clock,
+            store=self.store,
+            renderer=Renderer(PALETTES[self.config["game"]["palette"]], self.sink.leds_per_ring),
+            state_dir=self.state_dir,
+            store_path=store_path,
+            seed=seed,
+        )
+
     def _make_api(self) -> ApiServer:
+        from kiothi_board.api import exhibit_doors
         from kiothi_board.api.server import start_api
+        from kiothi_board.fake_time import FakeTime
+
+        exhibition = self.exhibition
+        sim = FakeTime(self) if self.fake is not None else None
+
+        def setup(server: ApiServer) -> None:
+            if exhibition is not None:
+                exhibit_doors.install(server, exhibition, sim)
 
         # The controller is the board service; it pushes its frames to the API.
-        server = start_api(self.controller, api_settings(self.config, sim=self.simulated))
+        server = start_api(
+            self.controller, api_settings(self.config, sim=self.simulated), setup=setup
+        )
         self._resources.append(server)
         return server
 
@@ -194,10 +256,13 @@ class Daemon:
     # ------------------------------------------------------------------ running
     def tick(self) -> None:
         """One pass of the loop: inputs' timers, then the controller's animations and AI."""
-        self.inputs.poll()
-        self.controller.tick()
-        if self.autoplay is not None:
-            self._autoplay()
+        with self.tick_lock:
+            self.inputs.poll()
+            self.controller.tick()
+            if self.exhibition is not None:
+                self.exhibition.tick()
+            if self.autoplay is not None:
+                self._autoplay()
 
     def _autoplay(self) -> None:
         """Play as a person following the light: press the lit pit, choose moves at random."""
@@ -249,7 +314,8 @@ class Daemon:
         self.notifier.ready(f"kiothi-board {__version__} running")
         next_ping = 0.0
         while not self.stop_event.is_set():
-            self.tick()
+            if self.fake is None:  # on fake time only sim.advance ticks
+                self.tick()
             if on_tick is not None:
                 on_tick()
             now = self.clock.now()
@@ -336,6 +402,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--seed", type=int, help="seed the AI and autoplay (reproducible demos)")
     parser.add_argument(
+        "--fake-clock",
+        type=float,
+        metavar="EPOCH",
+        help="simulator: run on fake time from this wall time (UNIX seconds), moved only by "
+        "the API's sim.advance (for whole-day tests; docs/exhibition.md)",
+    )
+    parser.add_argument(
         "--trace", action="store_true", help="print a JSON line whenever the game state changes"
     )
     parser.add_argument(
@@ -361,6 +434,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             api=not args.no_api,
             autoplay=args.autoplay,
             seed=args.seed,
+            fake_clock=args.fake_clock,
         )
     except (KiothiError, OSError) as exc:
         print(f"kiothi-board run: {exc}", file=sys.stderr)

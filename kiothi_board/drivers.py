@@ -88,10 +88,19 @@ class Drivers:
     """
 
     def __init__(
-        self, config: Config, *, clock: Clock, resources: list[Any], sim: bool = False
+        self,
+        config: Config,
+        *,
+        clock: Clock,
+        resources: list[Any],
+        sim: bool = False,
+        device_clock: Clock | None = None,
     ) -> None:
+        """`device_clock` times the co-processor link and its inputs (default `clock`; on
+        fake time the daemon gives it the system clock: a wire's heartbeat is real time)."""
         self.config = config
         self.clock = clock
+        self.device_clock = device_clock or clock
         self.resources = resources
         self.sim = sim
         self.link: CoprocessorLink | None = None
@@ -111,7 +120,9 @@ class Drivers:
                 from kiothi_board.hardware.link import CoprocessorLink
 
                 return CoprocessorLink(
-                    board["port"], clock=self.clock, heartbeat_timeout=board["heartbeat_timeout"]
+                    board["port"],
+                    clock=self.device_clock,
+                    heartbeat_timeout=board["heartbeat_timeout"],
                 )
 
             what = f"co-processor link on board.port = {board['port']!r}"
@@ -133,7 +144,8 @@ class Drivers:
         if choice == "coprocessor":
             from kiothi_board.hardware.link import LinkPitInput
 
-            return self._keep(LinkPitInput(self.coprocessor("board.input"), **timing))
+            link_timing = {**timing, "clock": self.device_clock}
+            return self._keep(LinkPitInput(self.coprocessor("board.input"), **link_timing))
 
         def open_gpio() -> PitInput:
             from kiothi_board.hardware.gpio import GpioPitInput

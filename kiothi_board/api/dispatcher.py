@@ -217,6 +217,7 @@ class Dispatcher:
         self._sessions: dict[int, Session] = {}
         self._taps: list[Callable[[str, dict[str, Any], bytes], None]] = []
         self._health: dict[str, Callable[[], Any]] = {}
+        self._extra: dict[str, tuple[Callable[[Args], dict[str, Any]], bool]] = {}
         self._seq = 0
         self._pending_frame: dict[str, Any] | None = None  # the newest frame pushed, not yet sent
         self.requests = 0
@@ -278,6 +279,15 @@ class Dispatcher:
         with self._hub_lock:
             if tap in self._taps:
                 self._taps.remove(tap)
+
+    def add_command(
+        self, name: str, fn: Callable[[Args], dict[str, Any]], *, control: bool
+    ) -> None:
+        """Serve `name` with `fn` (the exhibit's `stats`, the simulator's `sim.*`); with
+        `control`, only control sessions may call it."""
+        if name in _HANDLERS:
+            raise ValueError(f"command {name!r} is built in")
+        self._extra[name] = (fn, control)
 
     def add_health(self, name: str, source: Callable[[], Any]) -> None:
         """Report `source()` under `name` in `health`."""
@@ -441,14 +451,16 @@ class Dispatcher:
         cmd = msg.get("cmd")
         if not isinstance(cmd, str):
             return error_reply(rid, "invalid_request", f"cmd must be a string: {short(repr(cmd))}")
-        if cmd not in _HANDLERS:
+        added = self._extra.get(cmd)
+        if cmd not in _HANDLERS and added is None:
             return error_reply(rid, "unknown_command", f"unknown command {short(repr(cmd))}")
         args = msg.get("args", {})
         if not isinstance(args, dict):
             return error_reply(rid, "bad_args", f"args must be an object: {short(repr(args))}")
         if not session.limiter.allow():
             return error_reply(rid, "rate_limited", "too many requests; slow down")
-        if cmd in CONTROL_COMMANDS and session.role != "control":
+        needs_control = cmd in CONTROL_COMMANDS or (added is not None and added[1])
+        if needs_control and session.role != "control":
             return error_reply(
                 rid, "unauthorized", f"{cmd} needs control: send hello with the board's token"
             )
@@ -458,7 +470,11 @@ class Dispatcher:
         """Run a checked request; only the project's own errors become error codes."""
         try:
             with self._cmd_lock:
-                result = _HANDLERS[cmd](self, session, Args(cmd, args, TOPICS))
+                added = self._extra.get(cmd)
+                if added is not None:
+                    result = added[0](Args(cmd, args, TOPICS))
+                else:
+                    result = _HANDLERS[cmd](self, session, Args(cmd, args, TOPICS))
         except ApiError as exc:
             return error_reply(rid, exc.code, exc.message)
         except KiothiError as exc:

@@ -132,6 +132,10 @@ class ApiServer:
         self._unix_identity: tuple[int, int] | None = None
         self.serial: list[Any] = []
         self.redis: Any = None
+        # The exhibition's web routes (/metrics, /stats.csv) answer 404 until these are set.
+        self.metrics_source: Callable[[], dict[str, Any]] | None = None
+        self.stats_csv: Callable[[str | None, str | None], str] | None = None
+        self.stats_today: Callable[[], str] | None = None
         self._closed = False
 
     # ------------------------------------------------------------------ lifecycle
@@ -383,13 +387,22 @@ class ApiServer:
 
 
 def start_api(
-    service: BoardService, config: ApiConfig | Mapping[str, Any] | None = None
+    service: BoardService,
+    config: ApiConfig | Mapping[str, Any] | None = None,
+    *,
+    setup: Callable[[ApiServer], None] | None = None,
 ) -> ApiServer:
-    """Start every configured door of the API for `service`; `close()` the result."""
+    """Start every configured door of the API for `service`; `close()` the result.
+
+    `setup(server)` runs before any door opens (to add commands a first client may use).
+    """
     if config is None:
         cfg = ApiConfig()
     elif isinstance(config, ApiConfig):
         cfg = config
     else:
         cfg = ApiConfig.from_mapping(config)
-    return ApiServer(service, cfg).start()
+    server = ApiServer(service, cfg)
+    if setup is not None:
+        setup(server)
+    return server.start()

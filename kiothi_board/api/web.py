@@ -8,8 +8,10 @@ accepted); each reply and event is sent as one text message.
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import json
 import logging
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from aiohttp import WSMsgType, web
@@ -167,6 +169,75 @@ class _Web:
         return response
 
 
+def _csv_range(query: Mapping[str, str], today: str) -> tuple[str | None, str | None]:
+    """`?from=…&to=…` or `?days=N` (ending `to`, default today) for `/stats.csv`."""
+    first, last = query.get("from"), query.get("to")
+    days = query.get("days")
+    if days is not None:
+        if not days.isdigit() or not 1 <= int(days) <= 400:
+            raise web.HTTPBadRequest(text=f"days must be 1…400, got {days!r}")
+        try:
+            end = dt.date.fromisoformat(last or today)
+        except ValueError:
+            raise web.HTTPBadRequest(
+                text=f"to must be a date like 2026-05-01, got {last!r}"
+            ) from None
+        first, last = (end - dt.timedelta(days=int(days) - 1)).isoformat(), end.isoformat()
+    return first, last
+
+
+def _exhibit_routes(app: web.Application, server: ApiServer) -> None:
+    """`/metrics` and `/stats.csv` (404 unless the exhibition mode set their sources).
+
+    Staff only: `Authorization: Bearer <token or session ticket>` (how a Prometheus scraper
+    or the operator page's download sends it), checked by the one access policy.
+    """
+
+    def staff(request: web.Request) -> bool:
+        given = request.headers.get("Authorization", "")
+        if not given.startswith("Bearer ") or not given[7:]:
+            return False
+        secret = given[7:]
+        if server.access.check_ticket(secret):
+            return True
+        try:
+            server.access.authenticate(request.remote or "?", token=secret)
+        except ApiError:
+            return False
+        return True
+
+    async def metrics(request: web.Request) -> web.Response:
+        source = server.metrics_source
+        if source is None:
+            raise web.HTTPNotFound(text="no exhibition metrics: exhibit.enabled is false")
+        if not staff(request):
+            raise web.HTTPUnauthorized(text="metrics need the board's token (Bearer)")
+        from kiothi_board.api.metrics import CONTENT_TYPE, render_metrics
+
+        body = await server.loop.run_in_executor(None, render_metrics, source)
+        return web.Response(body=body, headers={"Content-Type": CONTENT_TYPE})
+
+    async def stats_csv(request: web.Request) -> web.Response:
+        export, today = server.stats_csv, server.stats_today
+        if export is None or today is None:
+            raise web.HTTPNotFound(text="no statistics: exhibit.enabled is false")
+        if not staff(request):
+            raise web.HTTPUnauthorized(text="statistics need the board's token (Bearer)")
+        first, last = _csv_range(request.query, today())
+        try:
+            text = await server.loop.run_in_executor(None, export, first, last)
+        except ValueError as exc:
+            raise web.HTTPBadRequest(text=str(exc)) from None
+        return web.Response(
+            text=text,
+            content_type="text/csv",
+            headers={"Content-Disposition": 'attachment; filename="kiothi-stats.csv"'},
+        )
+
+    app.router.add_get("/metrics", metrics)
+    app.router.add_get("/stats.csv", stats_csv)
+
+
 def make_app(server: ApiServer) -> web.Application:
     """The aiohttp application: `/`, `/operator`, `/static/…`, `/healthz`, `/ws`, `/session`."""
     from kiothi_board.api.server import WEB_ROOT
@@ -180,6 +251,7 @@ def make_app(server: ApiServer) -> web.Application:
     app.router.add_get("/ws", door.websocket)
     app.router.add_post("/session", door.new_session)
     app.router.add_static("/static/", WEB_ROOT, show_index=False)
+    _exhibit_routes(app, server)
     return app
 
 

@@ -296,6 +296,11 @@ class Session:
         """Whether an opponent is searching."""
         return self._thinking is not None
 
+    @property
+    def hinting(self) -> bool:
+        """Whether a hint is being searched."""
+        return self._hint is not None
+
     def _make_opponents(self) -> None:
         self._opponents = {
             side: self.factory(self.settings.level)

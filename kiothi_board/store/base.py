@@ -49,3 +49,17 @@ class GameStore(Protocol):
     def close(self) -> None:
         """Flush and close; idempotent."""
         ...
+
+
+@runtime_checkable
+class CountStore(Protocol):
+    """Per-day counters kept with the games (the exhibition's statistics): presses per pit,
+    wrong presses, hints, faults. Each `add_counts` is committed before it returns."""
+
+    def add_counts(self, day: str, counts: dict[str, int]) -> None:
+        """Add `counts` (key -> increment) to the counters of `day` (an ISO date)."""
+        ...
+
+    def get_counts(self, first: str, last: str) -> dict[str, dict[str, int]]:
+        """The counters of the days from `first` to `last` (ISO dates, inclusive)."""
+        ...

@@ -7,7 +7,7 @@ from typing import Any
 
 from kiothi_board.errors import StoreUsageError
 
-__all__ = ["dump", "load", "result_of"]
+__all__ = ["check_counts", "dump", "load", "result_of"]
 
 
 def dump(value: Any, what: str) -> str:
@@ -26,3 +26,20 @@ def load(text: str | bytes) -> Any:
 def result_of(record: dict[str, Any]) -> Any:
     """The `result` of a `kiothi-game/1` record (None if it has none)."""
     return record.get("result") if isinstance(record, dict) else None
+
+
+def check_counts(day: str, counts: dict[str, int]) -> None:
+    """Refuse a malformed `add_counts` call (the store is left unchanged)."""
+    import datetime
+
+    try:
+        ok_day = isinstance(day, str) and datetime.date.fromisoformat(day).isoformat() == day
+    except ValueError:
+        ok_day = False
+    if not ok_day:
+        raise StoreUsageError(f"counter day must be an ISO date like '2026-05-01', got {day!r}")
+    for key, n in counts.items():
+        if not isinstance(key, str) or not key or len(key) > 64:
+            raise StoreUsageError(f"counter key must be a string of 1-64 characters, got {key!r}")
+        if not isinstance(n, int) or isinstance(n, bool) or n < 0:
+            raise StoreUsageError(f"counter {key!r} increment must be an int >= 0, got {n!r}")

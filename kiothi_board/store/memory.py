@@ -14,7 +14,7 @@ from typing import Any
 from kiothi_board.errors import StoreError, StoreUsageError, UnknownGameError
 from kiothi_board.hardware.clock import SystemClock
 from kiothi_board.hardware.protocols import Clock
-from kiothi_board.store.common import dump, load, result_of
+from kiothi_board.store.common import check_counts, dump, load, result_of
 
 __all__ = ["MemoryStore"]
 
@@ -33,6 +33,7 @@ class MemoryStore:
         self._settings = "{}"
         self._games: dict[int, dict[str, Any]] = {}
         self._next = 1
+        self._counts: dict[str, dict[str, int]] = {}
         self.closed = False
 
     def _open(self) -> None:
@@ -149,6 +150,22 @@ class MemoryStore:
             out = self._summary(game_id)
             out["events"] = [load(e) for e in game["events"]]
             return out
+
+    def add_counts(self, day: str, counts: dict[str, int]) -> None:
+        """Add `counts` to the counters of `day`."""
+        check_counts(day, counts)
+        with self._lock:
+            self._open()
+            mine = self._counts.setdefault(day, {})
+            for key, n in counts.items():
+                if n:
+                    mine[key] = mine.get(key, 0) + n
+
+    def get_counts(self, first: str, last: str) -> dict[str, dict[str, int]]:
+        """The counters of the days from `first` to `last` (inclusive)."""
+        with self._lock:
+            self._open()
+            return {d: dict(c) for d, c in sorted(self._counts.items()) if first <= d <= last}
 
     def close(self) -> None:
         """Nothing to flush; later calls raise `StoreError`; idempotent."""

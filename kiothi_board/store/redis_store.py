@@ -12,6 +12,8 @@ beside this one):
   `started`, `finished` (epoch seconds or ""), `record` (JSON, once finished).
 - `{prefix}game:{id}:events` — list of the game's events as JSON; RPUSH's reply is the
   event's sequence number.
+- `{prefix}counts:{day}` — hash of per-day counters (HINCRBY); `{prefix}count_days` — set
+  of the days that have counters.
 
 Durability is the server's: a write has returned once the server acknowledged it. For
 the "survives a power cut" promise run Redis with `appendonly yes` and
@@ -29,7 +31,7 @@ from typing import Any
 from kiothi_board.errors import StoreError, StoreUsageError, UnknownGameError
 from kiothi_board.hardware.clock import SystemClock
 from kiothi_board.hardware.protocols import Clock
-from kiothi_board.store.common import dump, load, result_of
+from kiothi_board.store.common import check_counts, dump, load, result_of
 
 __all__ = ["SCHEMA_VERSION", "RedisStore"]
 
@@ -258,6 +260,32 @@ class RedisStore:
                 return finished
             summary["events"] = self._events(r, game_id)
             return summary
+
+    def add_counts(self, day: str, counts: dict[str, int]) -> None:
+        """Add `counts` to the counters of `day` (one MULTI/EXEC)."""
+        check_counts(day, counts)
+        with self._op("adding counters") as r:
+            pipe = r.pipeline(transaction=True)
+            for key, n in counts.items():
+                if n:
+                    pipe.hincrby(self._k("counts", day), key, n)
+            pipe.sadd(self._k("count_days"), day)
+            pipe.execute()
+
+    def get_counts(self, first: str, last: str) -> dict[str, dict[str, int]]:
+        """The counters of the days from `first` to `last` (inclusive)."""
+        with self._op("reading counters") as r:
+            days = sorted(d for d in map(_text, r.smembers(self._k("count_days"))))
+            wanted = [d for d in days if first <= d <= last]
+            pipe = r.pipeline(transaction=False)
+            for day in wanted:
+                pipe.hgetall(self._k("counts", day))
+            found = pipe.execute() if wanted else []
+        return {
+            day: {_text(k): int(_text(v)) for k, v in sorted(h.items())}
+            for day, h in zip(wanted, found, strict=True)
+            if h
+        }
 
     def close(self) -> None:
         """Close the client if this store created it; idempotent."""

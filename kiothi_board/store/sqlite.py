@@ -17,6 +17,8 @@ Schema (version 1; `PRAGMA application_id` marks the file as ours):
   `finished` or `abandoned` (a current game replaced by `begin_game` before it was
   finished: kept, listed, never current again). Times are epoch seconds.
 - `events(game_id, seq, event)` — each game's events, seq 1, 2, …
+- `counts(day, key, n)` — per-day counters (the exhibition's statistics); added to files
+  of version 1 when first opened by a build that has it (`CREATE TABLE IF NOT EXISTS`).
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ from typing import Any, TypeVar
 from kiothi_board.errors import StoreError, StoreUsageError, UnknownGameError
 from kiothi_board.hardware.clock import SystemClock
 from kiothi_board.hardware.protocols import Clock
-from kiothi_board.store.common import dump, load, result_of
+from kiothi_board.store.common import check_counts, dump, load, result_of
 
 __all__ = ["APPLICATION_ID", "SCHEMA_VERSION", "CorruptStoreReport", "SqliteStore"]
 
@@ -63,6 +65,15 @@ CREATE TABLE events (
     event TEXT NOT NULL,
     PRIMARY KEY (game_id, seq)
 ) WITHOUT ROWID;
+"""
+
+_COUNTS = """
+CREATE TABLE IF NOT EXISTS counts (
+    day TEXT NOT NULL,
+    key TEXT NOT NULL,
+    n INTEGER NOT NULL,
+    PRIMARY KEY (day, key)
+) WITHOUT ROWID
 """
 
 T = TypeVar("T")
@@ -103,6 +114,7 @@ class SqliteStore:
             raise StoreError(f"cannot open game store {str(self.path)!r}: {exc}") from exc
         except OSError as exc:
             raise StoreError(f"cannot open game store {str(self.path)!r}: {exc}") from exc
+        self._write(lambda c: c.execute(_COUNTS))
 
     # -- opening ----------------------------------------------------------------------------
 
@@ -355,6 +367,31 @@ class SqliteStore:
             return out
 
         return self._read(get)
+
+    def add_counts(self, day: str, counts: dict[str, int]) -> None:
+        """Add `counts` to the counters of `day`, in one transaction."""
+        check_counts(day, counts)
+        rows = [(day, key, n) for key, n in counts.items() if n]
+        self._write(
+            lambda c: c.executemany(
+                "INSERT INTO counts (day, key, n) VALUES (?, ?, ?) "
+                "ON CONFLICT (day, key) DO UPDATE SET n = n + excluded.n",
+                rows,
+            )
+        )
+
+    def get_counts(self, first: str, last: str) -> dict[str, dict[str, int]]:
+        """The counters of the days from `first` to `last` (inclusive)."""
+        rows = self._read(
+            lambda c: c.execute(
+                "SELECT day, key, n FROM counts WHERE day BETWEEN ? AND ? ORDER BY day, key",
+                (first, last),
+            ).fetchall()
+        )
+        out: dict[str, dict[str, int]] = {}
+        for day, key, n in rows:
+            out.setdefault(str(day), {})[str(key)] = int(n)
+        return out
 
     def close(self) -> None:
         """Close the database (every write is already committed); idempotent."""

@@ -1,0 +1,138 @@
+// The operator page's statistics: games per hour, duration histogram, presses per pit on
+// the board, the exhibit's state. Staff only: `stats` answers the control role alone.
+"use strict";
+
+const SVG = "http://www.w3.org/2000/svg";
+const $s = (id) => document.getElementById(id);
+
+function el(tag, attrs, text) {
+  const e = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+// A bar chart of `values` with `labels` under every `every`-th bar.
+function bars(svg, values, labels, every, colour) {
+  svg.innerHTML = "";
+  const w = 640, h = 180, left = 34, bottom = 24, top = 10;
+  svg.setAttribute("viewBox", `0 0 ${w} ${h}`);
+  const max = Math.max(1, ...values);
+  const bw = (w - left - 6) / values.length;
+  for (const frac of [0, 0.5, 1]) {
+    const y = top + (h - top - bottom) * (1 - frac);
+    svg.appendChild(el("line", { x1: left, x2: w, y1: y, y2: y, stroke: "#3a2b1c" }));
+    svg.appendChild(el("text", { x: left - 4, y: y + 4, "text-anchor": "end", fill: "#b9a58f",
+      "font-size": 11 }, String(Math.round(max * frac))));
+  }
+  values.forEach((v, i) => {
+    const bh = (h - top - bottom) * v / max;
+    const x = left + i * bw;
+    const bar = el("rect", { x: x + 1, y: h - bottom - bh, width: Math.max(1, bw - 2), height: bh,
+      fill: colour, rx: 2, class: "bar" });
+    bar.appendChild(el("title", {}, `${labels[i]}: ${v}`));
+    svg.appendChild(bar);
+    if (i % every === 0) {
+      svg.appendChild(el("text", { x: x + bw / 2, y: h - 8, "text-anchor": "middle",
+        fill: "#b9a58f", "font-size": 11 }, labels[i]));
+    }
+  });
+}
+
+// The board seen from South: North's row on top (N10 at the left), each pit a disc whose
+// warmth and size follow its presses.
+function pitMap(svg, presses) {
+  svg.innerHTML = "";
+  const w = 640, h = 150;
+  svg.setAttribute("viewBox", `0 0 ${w} ${h}`);
+  svg.appendChild(el("rect", { x: 0, y: 0, width: w, height: h, rx: 18, fill: "#2a1d12" }));
+  // Wear is relative: the least pressed pit is the smallest disc, the most pressed the biggest.
+  const counts = Object.values(presses);
+  const max = Math.max(1, ...counts), min = Math.min(...counts);
+  for (let p = 0; p < 20; p++) {
+    const name = p < 10 ? `S${p + 1}` : `N${p - 9}`;
+    const col = p < 10 ? p : 19 - p;
+    const row = p < 10 ? 1 : 0;
+    const cx = 40 + col * 62, cy = 42 + row * 68;
+    const n = presses[name] || 0;
+    const k = max > min ? (n - min) / (max - min) : 1;
+    const r = 12 + 14 * Math.sqrt(k);
+    const fill = `rgb(${Math.round(60 + 195 * k)},${Math.round(45 + 110 * k)},${Math.round(35 + 10 * k)})`;
+    const disc = el("circle", { cx, cy, r, fill, class: "pit-disc", "data-pit": name });
+    disc.appendChild(el("title", {}, `${name}: ${n} presses`));
+    svg.appendChild(disc);
+    svg.appendChild(el("text", { x: cx, y: cy + 4, "text-anchor": "middle", fill: "#1b130d",
+      "font-size": 11, "font-weight": 700 }, name));
+    svg.appendChild(el("text", { x: cx, y: cy + (row ? 38 : -30), "text-anchor": "middle",
+      fill: "#b9a58f", "font-size": 10 }, String(n)));
+  }
+}
+
+function fmtSeconds(s) {
+  if (s === null || s === undefined) return "–";
+  return s >= 60 ? `${Math.floor(s / 60)} min ${Math.round(s % 60)} s` : `${Math.round(s)} s`;
+}
+
+function drawStats(stats) {
+  const t = stats.total;
+  $s("stats-summary").textContent =
+    `${stats.days[0].day} to ${stats.days[stats.days.length - 1].day} (${stats.timezone}): ` +
+    `${t.games.started} games started, ${t.games.finished} finished, ${t.games.abandoned} abandoned; ` +
+    `median ${fmtSeconds(t.duration.median)}; ${t.wrong} wrong presses, ${t.hints} hints, ` +
+    `${t.errors} errors, ${t.restarts} restarts, ${t.input_faults} input faults.`;
+  const hours = [...Array(24).keys()].map((h) => `${String(h).padStart(2, "0")}h`);
+  bars($s("chart-hours"), t.hours, hours, 3, "#ff9d2e");
+  const bins = t.duration.bins;
+  const labels = bins.map((b, i) => `<${b / 60}m`).concat([`≥${bins[bins.length - 1] / 60}m`]);
+  bars($s("chart-durations"), t.duration.histogram, labels, 1, "#6fb3ff");
+  pitMap($s("chart-pits"), t.presses);
+  const results = $s("stats-results");
+  results.innerHTML = "";
+  for (const [key, n] of Object.entries(t.results)) {
+    const [mode, level, how] = key.split(":");
+    const tr = document.createElement("tr");
+    for (const cell of [mode, level, how, n]) {
+      const td = document.createElement("td");
+      td.textContent = String(cell);
+      tr.appendChild(td);
+    }
+    results.appendChild(tr);
+  }
+  document.body.dataset.stats = "drawn";
+}
+
+async function loadStats() {
+  const days = Number($s("stats-days").value) || 7;
+  const to = new Date();
+  const from = new Date(to.getTime() - (days - 1) * 86400000);
+  const iso = (d) => d.toISOString().slice(0, 10);
+  try {
+    const { exhibit } = await client.request("exhibit");
+    $s("exhibit-line").textContent = exhibit
+      ? `Exhibition: ${exhibit.phase}${exhibit.countdown !== null ? ` (${exhibit.countdown} s left)` : ""}, ` +
+        `${exhibit.open ? "open" : "closed"}${exhibit.quiet ? ", quiet hours" : ""}, brightness ${Math.round(exhibit.brightness * 100)}%`
+      : "Exhibition mode is off.";
+    const args = $s("stats-day").value ? { from: $s("stats-day").value, to: $s("stats-day").value }
+      : (exhibit ? { to: exhibit.day, days } : { from: iso(from), to: iso(to) });
+    const stats = await client.request("stats", args);
+    drawStats(stats);
+  } catch (e) {
+    $s("stats-summary").textContent = `Statistics: ${e.message}`;
+  }
+}
+
+async function downloadCsv() {
+  const token = localStorage.getItem("kiothi-token");
+  const days = Number($s("stats-days").value) || 7;
+  const r = await fetch(`/stats.csv?days=${days}`, { headers: token ? { Authorization: `Bearer ${token}` } : {} });
+  if (!r.ok) { toast(`CSV: ${r.status} ${await r.text()}`, "err"); return; }
+  const url = URL.createObjectURL(await r.blob());
+  const a = document.createElement("a");
+  a.href = url; a.download = "kiothi-stats.csv"; a.click();
+  URL.revokeObjectURL(url);
+}
+
+client.on("open", (hello) => { if (hello.role === "control") loadStats(); });
+client.on("game_over", () => loadStats());
+$s("stats-refresh").onclick = loadStats;
+$s("stats-csv").onclick = downloadCsv;

@@ -1,0 +1,264 @@
+"""Exhibition mode as the daemon runs it (composition layer, beside daemon.py).
+
+`Exhibition.from_config` turns the `[exhibit]` section into a `Director` (L3) and adds
+what only the composition root knows: the main loop's rate, the machine probe, the store's
+files, the co-processor link. It answers the API's `stats`, `health` and `/metrics`.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import datetime as dt
+import importlib.util
+import logging
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from kiothi_board.config import Config
+from kiothi_board.errors import ConfigError
+from kiothi_board.exhibit.attendant import Timing
+from kiothi_board.exhibit.director import Clock, Director, ExhibitSettings
+from kiothi_board.exhibit.health import RateMeter, SystemProbe
+from kiothi_board.exhibit.schedule import Schedule
+from kiothi_board.exhibit.stats import stored_games, tally, to_csv, totals
+from kiothi_board.guide import Renderer
+from kiothi_board.hardware.protocols import PixelSink
+from kiothi_board.rules import pit_name
+from kiothi_board.store.base import CountStore, GameStore
+
+__all__ = ["Exhibition", "visitor_level"]
+
+log = logging.getLogger(__name__)
+
+MAX_DAYS = 400
+TRIM_SECONDS = 3600.0
+
+
+def _malloc_trim() -> Callable[[], object] | None:
+    """glibc's `malloc_trim(0)`, where the C library has it (None elsewhere)."""
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+    except OSError:
+        return None
+    trim = getattr(libc, "malloc_trim", None)
+    return None if trim is None else lambda: trim(0)
+
+
+def visitor_level(level: int | str) -> int | str:
+    """The configured opponent level; "adaptive" until that level exists is level 1."""
+    if level == "adaptive" and importlib.util.find_spec("kiothi_board.ai.adaptive") is None:
+        log.warning("exhibit.level = 'adaptive' is not available in this build: using level 1")
+        return 1
+    return level
+
+
+class Exhibition:
+    """The director plus the daemon's measurements and the curators' queries."""
+
+    def __init__(
+        self,
+        director: Director,
+        *,
+        clock: Clock,
+        store: GameStore,
+        state_dir: Path,
+        store_path: Path | None = None,
+        probe: SystemProbe | None = None,
+    ) -> None:
+        """Wrap a built `director`; `store_path` is the SQLite file (None for Redis)."""
+        self.director = director
+        self._clock = clock
+        self._store = store
+        self._state_dir = state_dir
+        self._store_path = store_path
+        self.probe = probe or SystemProbe()
+        self.loop = RateMeter()
+        self.started = clock.now()
+        self.link: Any = None
+        # A season-long process: the AI's searches free their tables after each game, but
+        # glibc keeps freed memory in the heap; giving it back after every game (and hourly)
+        # keeps the RSS at what is live, so a Pi Zero's 512 MB lasts the season.
+        self._trim = _malloc_trim()
+        self._games_ended = -1
+        self._trimmed_at = clock.now()
+
+    @classmethod
+    def from_config(
+        cls,
+        config: Config,
+        *,
+        sink: PixelSink,
+        clock: Clock,
+        store: GameStore,
+        renderer: Renderer,
+        state_dir: Path,
+        store_path: Path | None,
+        seed: int,
+    ) -> Exhibition:
+        """Build from `[exhibit]` (and `game.over_seconds`, `board.hold_s`)."""
+        ex = config["exhibit"]
+        schedule = Schedule(
+            timezone=ex["timezone"],
+            opening=ex["opening_hours"],
+            closed_days=ex["closed_days"],
+            quiet=ex["quiet_hours"],
+            brightness=ex["brightness"],
+        )
+        timing = Timing(
+            idle_after=float(ex["idle_s"]),
+            countdown=float(ex["countdown_s"]),
+            hint_after=float(ex["hint_after_s"]),
+            two_player_window=float(ex["two_player_s"]),
+            over_seconds=float(config["game"]["over_seconds"]),
+            confirm_hold=float(config["board"]["hold_s"]),
+        )
+        if timing.hint_after >= timing.idle_after:
+            raise ConfigError(
+                f"exhibit.hint_after_s = {ex['hint_after_s']!r} must be less than "
+                f"exhibit.idle_s = {ex['idle_s']!r} (a hint comes before the countdown)"
+            )
+        settings = ExhibitSettings(
+            timing,
+            level=visitor_level(ex["level"]),
+            pace=ex["pace"],
+            variant=ex["variant"],
+            long_move_laps=config["game"]["long_move_laps"],
+            attract_brightness=float(ex["attract_brightness"]),
+            quiet_brightness=float(ex["quiet_brightness"]),
+            closed=ex["closed"],
+        )
+        director = Director(
+            settings,
+            sink=sink,
+            clock=clock,
+            store=store,
+            schedule=schedule,
+            renderer=renderer,
+            seed=seed,
+        )
+        return cls(director, clock=clock, store=store, state_dir=state_dir, store_path=store_path)
+
+    # ------------------------------------------------------------------ running
+    def watch_link(self, link: Any) -> None:
+        """Count the co-processor link's losses and report its state."""
+        self.link = link
+
+        def on_state(state: str, error: object) -> None:
+            if state == "down":
+                self.director.link_down()
+
+        link.add_state_listener(on_state)
+
+    def tick(self) -> None:
+        """One pass of the daemon's loop."""
+        now = self._clock.now()
+        self.loop.mark(now)
+        self.director.tick()
+        ended = self.director.totals["finished"] + self.director.totals["abandoned"]
+        if ended != self._games_ended or now - self._trimmed_at >= TRIM_SECONDS:
+            self._games_ended = ended
+            self._trimmed_at = now
+            if self._trim is not None:
+                self._trim()
+
+    def status(self) -> dict[str, Any]:
+        """The director's phase, countdown and schedule."""
+        return self.director.status()
+
+    # ------------------------------------------------------------------ curators
+    def _range(self, first: str | None, last: str | None) -> list[str]:
+        today = dt.date.fromisoformat(self.director.status()["day"])
+        try:
+            end = dt.date.fromisoformat(last) if last else today
+            start = dt.date.fromisoformat(first) if first else end - dt.timedelta(days=6)
+        except ValueError as exc:
+            raise ValueError(f"stats: dates must be like '2026-05-01': {exc}") from None
+        if start > end or (end - start).days >= MAX_DAYS:
+            raise ValueError(f"stats: from {start} to {end} is not a range of 1 to {MAX_DAYS} days")
+        return [(start + dt.timedelta(days=i)).isoformat() for i in range((end - start).days + 1)]
+
+    def _days(self, first: str | None, last: str | None) -> list[Any]:
+        days = self._range(first, last)
+        zone = self.director.schedule.zone
+        since = dt.datetime.combine(dt.date.fromisoformat(days[0]), dt.time(), zone).timestamp()
+        counts = (
+            self._store.get_counts(days[0], days[-1]) if isinstance(self._store, CountStore) else {}
+        )
+        return tally(stored_games(self._store, since), counts, self.director.schedule, days)
+
+    def stats(self, first: str | None = None, last: str | None = None) -> dict[str, Any]:
+        """The `stats` command: one entry per day (oldest first) and the range's totals."""
+        per_day = self._days(first, last)
+        return {
+            "timezone": self.director.schedule.timezone,
+            "days": [d.to_json() for d in per_day],
+            "total": totals(per_day).to_json(),
+        }
+
+    def stats_csv(self, first: str | None = None, last: str | None = None) -> str:
+        """The same figures as CSV, one row per day."""
+        return to_csv(self._days(first, last))
+
+    # ------------------------------------------------------------------ monitoring
+    def _store_bytes(self) -> int | None:
+        if self._store_path is None:
+            return None
+        total = 0
+        for suffix in ("", "-wal", "-shm"):
+            try:
+                total += os.stat(str(self._store_path) + suffix).st_size
+            except OSError:
+                continue
+        return total
+
+    def _link(self) -> dict[str, Any] | None:
+        if self.link is None:
+            return None
+        error = self.link.error
+        return {"state": self.link.state, "error": None if error is None else str(error)}
+
+    def health(self) -> dict[str, Any]:
+        """The exhibit's part of the API `health` event."""
+        d = self.director
+        return {
+            **d.status(),
+            "uptime": round(self._clock.now() - self.started, 3),
+            "loop": self.loop.to_json(),
+            "frames": d.frames.to_json(),
+            **self.probe.to_json(self._state_dir),
+            "input_faults": d.faults["input_faults"],
+            "link": self._link(),
+            "store_bytes": self._store_bytes(),
+        }
+
+    def report(self) -> dict[str, Any]:
+        """The flat figures `/metrics` exports."""
+        d = self.director
+        health = self.health()
+        jitter = health["loop"]["jitter_ms"]
+        throttled = health["throttled"]
+        link = health["link"]
+        return {
+            "games_started": d.totals["started"],
+            "games_finished": d.totals["finished"],
+            "games_abandoned": d.totals["abandoned"],
+            "input_faults": d.faults["input_faults"],
+            "wrong_presses": d.faults["wrong"],
+            "hints": d.faults["hints"],
+            "errors": d.faults["errors"],
+            "pit_presses": {pit_name(p): d.presses[p] for p in range(20)},
+            "uptime_seconds": health["uptime"],
+            "loop_rate_hz": health["loop"]["rate"],
+            "loop_jitter_seconds": None if jitter is None else jitter / 1000.0,
+            "frame_rate_hz": health["frames"]["rate"],
+            "cpu_temperature_celsius": health["cpu_temperature"],
+            "cpu_throttled": None if throttled is None else int(throttled["now"]),
+            "under_voltage": None if throttled is None else int(throttled["under_voltage"]),
+            "link_up": None if link is None else int(link["state"] == "up"),
+            "store_bytes": health["store_bytes"],
+            "free_disk_bytes": health["free_disk"],
+            "exhibit_open": int(health["open"]),
+        }
