@@ -217,9 +217,16 @@ class Daemon:
             mqtt_settings(cfg, web_url=self.web_url),
             clock=self.clock,
             state=self.controller.state,
+            stats=None if self.exhibition is None else self._today_stats,
         )
         self._resources.append(adapter)
         return adapter.start()
+
+    def _today_stats(self) -> dict[str, Any]:
+        """Today's exhibition figures, for the fleet's retained `stats` topic."""
+        assert self.exhibition is not None
+        today = str(self.exhibition.status()["day"])
+        return {"today": self.exhibition.stats(today, today)["days"][-1]}
 
     def apply_settings(self, settings: dict[str, Any]) -> None:
         """Apply operator settings from the API: palette and LED brightness."""

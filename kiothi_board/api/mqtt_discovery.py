@@ -65,7 +65,7 @@ def discovery_messages(s: MqttSettings) -> list[tuple[str, bytes]]:
             "games_today",
             "Games today",
             "stats",
-            "{{ value_json.today.games_started | default(0) }}",
+            "{{ value_json.today.games.started | default(0) }}",
             state_class="total_increasing",
         ),
         _sensor(
@@ -80,7 +80,7 @@ def discovery_messages(s: MqttSettings) -> list[tuple[str, bytes]]:
             "cpu_temperature",
             "CPU temperature",
             "health",
-            "{{ value_json.system.cpu_temp_c | default(none) }}",
+            "{{ value_json.exhibit.cpu_temperature | default(none) }}",
             device_class="temperature",
             unit_of_measurement="°C",
         ),

@@ -3,7 +3,7 @@
 The page shows a tile per board (a live mini-twin, online/offline, health, today's
 statistics, alerts); a click opens that board's full view. Without the staff token the
 page is read-only; with it (typed once into the page, checked in constant time, failures
-slowed down) staff may start a new game, switch the exhibition mode and set brightness.
+slowed down) staff may start a new game and set the brightness.
 The server checks `Host` and the WebSocket's `Origin` against the names it serves, so a
 page on another site cannot reach it through DNS rebinding.
 """
@@ -46,8 +46,7 @@ _HEADERS = {
 # Staff actions: the page's name -> (board command, how to build its args from `value`).
 ACTIONS: dict[str, tuple[str, Any]] = {
     "new_game": ("new_game", lambda v: {}),
-    "brightness": ("settings.set", lambda v: {"values": {"brightness": float(v)}}),
-    "exhibit": ("settings.set", lambda v: {"values": {"exhibit": bool(v)}}),
+    "brightness": ("settings.set", lambda v: {"brightness": min(1.0, max(0.0, float(v)))}),
 }
 
 _MAX_MESSAGE = 4096

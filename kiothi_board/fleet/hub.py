@@ -57,12 +57,14 @@ class BoardView:
             out.append("offline")
         elif self.status == "online" and self.seen and now - self.seen > silent_after:
             out.append("silent")
-        faults = self.health.get("input", {})
-        if isinstance(faults, dict) and faults.get("stuck"):
-            out.append("input fault: " + ", ".join(map(str, faults["stuck"])))
-        link = self.health.get("link")
-        if isinstance(link, dict) and link.get("status") not in (None, "up", "ok"):
-            out.append(f"link {link.get('status')}")
+        exhibit = self.health.get("exhibit")
+        exhibit = exhibit if isinstance(exhibit, dict) else {}
+        faults = exhibit.get("input_faults")
+        if isinstance(faults, int) and not isinstance(faults, bool) and faults > 0:
+            out.append(f"input faults: {faults}")
+        link = exhibit.get("link")
+        if isinstance(link, dict) and link.get("state") not in (None, "up"):
+            out.append(f"link {link.get('state')}")
         temp = _cpu_temp(self.health)
         if temp is not None and temp >= HOT_CELSIUS:
             out.append(f"hot CPU {temp:.0f} °C")
@@ -85,9 +87,9 @@ class BoardView:
 
 
 def _cpu_temp(health: dict[str, Any]) -> float | None:
-    system = health.get("system")
-    if isinstance(system, dict):
-        temp = system.get("cpu_temp_c")
+    exhibit = health.get("exhibit")
+    if isinstance(exhibit, dict):
+        temp = exhibit.get("cpu_temperature")
         if isinstance(temp, int | float) and not isinstance(temp, bool):
             return float(temp)
     return None

@@ -133,3 +133,25 @@ def test_the_access_policy_decides_the_mqtt_door() -> None:
     trusting = AccessPolicy(clock=FakeClock(), addresses=(), trust_broker=True)
     assert trusting.initial_role("mqtt", None) == "control"
     assert trusting.initial_role("tcp", "127.0.0.1") == "spectator"  # only the broker's door
+
+
+def test_dashboard_actions_need_the_staff_token_and_send_real_commands() -> None:
+    import asyncio
+
+    from kiothi_board.fleet.dashboard import _handle
+
+    sent: list[tuple[str, str, dict[str, Any]]] = []
+
+    class Hub:
+        def command(self, board: str, cmd: str, args: dict[str, Any]) -> None:
+            sent.append((board, cmd, args))
+
+    role = ["spectator"]
+    token = "staff-token-0123456789"
+    action = json.dumps({"action": "brightness", "board": "b1", "value": 0.3})
+    refused = asyncio.run(_handle(action, Hub(), token, role))  # type: ignore[arg-type]
+    assert refused["type"] == "error" and "staff token" in refused["message"] and not sent
+    ok = asyncio.run(_handle(json.dumps({"auth": token}), Hub(), token, role))  # type: ignore[arg-type]
+    assert ok == {"type": "role", "role": "control"}
+    asyncio.run(_handle(action, Hub(), token, role))  # type: ignore[arg-type]
+    assert sent == [("b1", "settings.set", {"brightness": 0.3})]

@@ -47,9 +47,9 @@
     if (pos.captured) add("score", "S " + pos.captured[0] + " · N " + pos.captured[1]);
     if (pos.to_move && !pos.result) add("to move", pos.to_move);
     const today = (b.stats && b.stats.today) || {};
-    if (today.games_started !== undefined) add("games today", String(today.games_started));
-    const sys = (b.health && b.health.system) || {};
-    if (sys.cpu_temp_c !== undefined && sys.cpu_temp_c !== null) add("CPU", sys.cpu_temp_c + " °C");
+    if (today.games) add("games today", String(today.games.started));
+    const ex = (b.health && b.health.exhibit) || {};
+    if (typeof ex.cpu_temperature === "number") add("CPU", ex.cpu_temperature.toFixed(0) + " °C");
     if (b.age !== null && b.age !== undefined) add("heard", b.age + " s ago");
     return f;
   }
