@@ -48,6 +48,7 @@ from kiothi_board.guide import (
     View,
     render,
 )
+from kiothi_board.guide.instructions import Situation, instruction, wrong_text
 from kiothi_board.hardware.protocols import Clock, InputEvent, PixelSink
 from kiothi_board.listeners import Listener, Listeners
 from kiothi_board.rules import OpeningAction, Side, Variant, parse_pit, pit_name
@@ -340,6 +341,7 @@ class Controller:
                 "check": None if self._check is None else sorted(pit_name(p) for p in self._check),
                 "paused": self._paused,
                 "thinking": self._thinking is not None,
+                "instruction": self.instruction(),
             }
             if game is None:
                 return out
@@ -369,6 +371,22 @@ class Controller:
                 ai_to_move=game.stage in ("turn", "open") and self._settings.is_ai(game.mover),
             )
             return out
+
+    def _situation(self) -> Situation:
+        game = self._game
+        hint = next((o.pit for o in self._overlays if o.cue == Cue.HINT), None)
+        return Situation(
+            self.view(),
+            ai=game is not None and self._settings.is_ai(game.mover),
+            thinking=self._thinking is not None,
+            pace=self._settings.pace,
+            hint=hint,
+        )
+
+    def instruction(self) -> str:
+        """The one line that says what to do now (guide.instructions)."""
+        with self._lock:
+            return instruction(self._situation())
 
     def close(self) -> None:
         """Cancel any search; the sink and store belong to the caller. Idempotent."""
@@ -670,6 +688,12 @@ class Controller:
                 "pit": pit_name(pit),
                 "reason": "endless" if cue == Cue.ENDLESS else "not expected",
                 "expect": None if expect is None else pit_name(expect),
+                "message": wrong_text(
+                    self.view(),
+                    pit,
+                    ai=self._situation().ai,
+                    endless=cue == Cue.ENDLESS,
+                ),
             }
         )
 

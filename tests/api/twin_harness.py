@@ -1,0 +1,154 @@
+"""A real controller behind the API with one Chromium, for the web twin's browser tests."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from kiothi_board.api import ControllerService, FrameTap, start_api
+from kiothi_board.controller import Controller, RandomOpponent
+from kiothi_board.hardware.clock import SystemClock
+from kiothi_board.hardware.fakes import FakePixelSink
+from kiothi_board.store.memory import MemoryStore
+from tests.api.helpers import ARTIFACTS, Ticker
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+SHOTS = ARTIFACTS / "guide-states"
+
+# The WCAG 2 contrast of every visible text on the page against the colour behind it
+# (the nearest opaque background-color, translucent layers blended in). Returns failures.
+CONTRAST_JS = (Path(__file__).parent / "contrast.js").read_text()
+
+
+@dataclass
+class Twin:
+    """The controller, its page URL and a launched Chromium."""
+
+    ctl: Controller
+    service: ControllerService
+    sink: FakePixelSink
+    url: str
+    browser: Any
+    pages: list[Any] = field(default_factory=list)
+    desk: Any = None
+    phone: Any = None
+
+    def page(self, viewport: dict[str, int], *, csp: bool = False, **kw: Any) -> Any:
+        """A page on the twin, connected, with JS errors collected in `page.errors`."""
+        page = self.browser.new_page(viewport=viewport, bypass_csp=not csp, **kw)
+        page.set_default_timeout(8_000)
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+        page.errors = errors
+        self.pages.append(page)
+        page.goto(self.url)
+        page.wait_for_selector("#conn.up")
+        return page
+
+    def synced(self, page: Any) -> None:
+        """Wait until the page shows the controller's instruction for now."""
+        import playwright.sync_api as playwright
+
+        for _ in range(8):  # the AI may move meanwhile: compare with the line of the moment
+            want = self.ctl.instruction()
+            try:
+                page.wait_for_function(
+                    f"document.querySelector('#cue').textContent === {json.dumps(want)}",
+                    timeout=1_000,
+                )
+                return
+            except playwright.TimeoutError:
+                continue
+        raise AssertionError(f"the page never showed {self.ctl.instruction()!r}")
+
+    def follow(self, stop: str | None = None) -> None:
+        """Press wherever the guide points until it points nowhere (or at a `stop` kind)."""
+        for _ in range(200):
+            state = self.ctl.state()
+            guide = state.get("guide")
+            pit = self.ctl.expected_pit()
+            if pit is None or (stop and guide and guide["kind"] == stop):
+                return
+            self.ctl.press(pit)
+        raise AssertionError("the guide never settled")
+
+
+@contextmanager
+def chromium() -> Iterator[Any]:
+    """Debian's Chromium through Playwright."""
+    import playwright.sync_api as playwright
+
+    assert os.path.exists(CHROMIUM), "needs Debian's chromium (scripts/setup-system.sh)"
+    with playwright.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, timeout=15_000)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+@contextmanager
+def serve(browser: Any) -> Iterator[Twin]:
+    """A fresh controller (no game yet) and the API with the web door, in sim mode."""
+    sink = FakePixelSink(leds_per_ring=16, keep=5000)
+    tap = FrameTap(sink)
+    store = MemoryStore()
+    ctl = Controller(
+        sink=tap,
+        clock=SystemClock(),
+        store=store,
+        opponent_factory=lambda level: RandomOpponent(level),
+        flow_seconds=0.01,
+        over_seconds=-1,
+        resume=False,
+    )
+    service = ControllerService(ctl, store, tap=tap)
+    ticker = Ticker(ctl)
+    try:
+        with start_api(service, {"tcp_port": None, "web_port": 0, "sim": True}) as server:
+            twin = Twin(ctl, service, sink, f"http://127.0.0.1:{server.web_port}/", browser)
+            try:
+                yield twin
+            finally:
+                for page in twin.pages:  # closed sockets let the server stop at once
+                    page.close()
+    finally:
+        ticker.close()
+        ctl.close()
+
+
+def no_horizontal_scroll(page: Any) -> tuple[int, int]:
+    """(scrollWidth, innerWidth) of the page."""
+    got = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+    return int(got[0]), int(got[1])
+
+
+def boxes_overlap(boxes: list[dict[str, float]]) -> list[tuple[int, int]]:
+    """Pairs of boxes (x, y, width, height) that overlap by more than half a pixel."""
+    bad = []
+    for i, a in enumerate(boxes):
+        for j in range(i + 1, len(boxes)):
+            b = boxes[j]
+            dx = min(a["x"] + a["width"], b["x"] + b["width"]) - max(a["x"], b["x"])
+            dy = min(a["y"] + a["height"], b["y"] + b["height"]) - max(a["y"], b["y"])
+            if dx > 0.5 and dy > 0.5:
+                bad.append((i, j))
+    return bad
