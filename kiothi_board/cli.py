@@ -3,36 +3,81 @@
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from kiothi_board import __version__
 from kiothi_board.errors import IllegalMoveError, RulesError
 
-# Subcommands owned by other layers, imported only when used: name -> "module:function".
-# Each function takes the remaining argv and returns an exit status.
-_DELEGATED = {
-    "engine": ("kiothi_board.ai.protocol:main", "speak the engine protocol on stdin/stdout"),
-    "match": ("kiothi_board.ai.match:main", "play two engines against each other"),
-    "run": ("kiothi_board.daemon:main", "run the board daemon (--sim: the simulator)"),
+Command = Callable[[list[str]], int | None]
+
+
+# Subcommands owned by other modules, imported only when used (start-up time). Each takes
+# the remaining argv and returns an exit status.
+def _engine(argv: list[str]) -> int | None:
+    from kiothi_board.ai.protocol import main
+
+    return main(argv)
+
+
+def _match(argv: list[str]) -> int | None:
+    from kiothi_board.tools.match import main
+
+    return main(argv)
+
+
+def _run(argv: list[str]) -> int | None:
+    from kiothi_board.daemon import main
+
+    return main(argv)
+
+
+def _guide_pictures(argv: list[str]) -> int | None:
+    from kiothi_board.tools.guide_pictures import main
+
+    return main(argv)
+
+
+def _bench_rules(argv: list[str]) -> int | None:
+    from kiothi_board.tools.bench_rules import bench_rules
+
+    return bench_rules(argv)
+
+
+def _bench_ai(argv: list[str]) -> int | None:
+    from kiothi_board.tools.bench_ai import main
+
+    return main(argv)
+
+
+def _bench_guide(argv: list[str]) -> int | None:
+    from kiothi_board.tools.bench_guide import main
+
+    return main(argv)
+
+
+def _bench_api(argv: list[str]) -> int | None:
+    from kiothi_board.tools.bench_api import main
+
+    return main(argv)
+
+
+_DELEGATED: dict[str, tuple[Command, str]] = {
+    "engine": (_engine, "speak the engine protocol on stdin/stdout"),
+    "match": (_match, "play two engines against each other"),
+    "run": (_run, "run the board daemon (--sim: the simulator)"),
     "guide-pictures": (
-        "kiothi_board.guide.render:main",
+        _guide_pictures,
         "draw every LED guide cue as PNG pictures (for docs/led-guide.md)",
     ),
 }
-_BENCHES = {
-    "rules": "kiothi_board.bench:bench_rules",
-    "ai": "kiothi_board.ai.bench:main",
-    "guide": "kiothi_board.controller.bench:main",
-    "api": "kiothi_board.api.bench:main",
+_BENCHES: dict[str, Command] = {
+    "rules": _bench_rules,
+    "ai": _bench_ai,
+    "guide": _bench_guide,
+    "api": _bench_api,
 }
-
-
-def _load(target: str) -> object:
-    module, _, func = target.partition(":")
-    return getattr(importlib.import_module(module), func)
 
 
 def replay_main(argv: Sequence[str]) -> int:
@@ -94,9 +139,7 @@ def bench_main(argv: Sequence[str]) -> int:
     if not argv or argv[0] not in _BENCHES:
         print(f"usage: kiothi-board bench {{{','.join(_BENCHES)}}} [options]", file=sys.stderr)
         return 2
-    func = _load(_BENCHES[argv[0]])
-    status = func(list(argv[1:]))  # type: ignore[operator]
-    return int(status or 0)
+    return int(_BENCHES[argv[0]](list(argv[1:])) or 0)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -121,8 +164,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if command == "bench":
         return bench_main(rest)
     if command in _DELEGATED:
-        func = _load(_DELEGATED[command][0])
-        return int(func(rest) or 0)  # type: ignore[operator]
+        return int(_DELEGATED[command][0](rest) or 0)
     print(f"kiothi-board: unknown command {command!r}; try --help", file=sys.stderr)
     return 2
 

@@ -1,7 +1,8 @@
 """`kiothi-board run`: the composition root — config → drivers → controller → adapters.
 
-Only this module reads the configuration. It picks real drivers or the simulator's fakes
-(a missing board is a loud warning, never a silent switch), resumes the stored game, runs
+Only this module reads the configuration. `kiothi_board.drivers` picks each driver on its
+own (a named driver is required; `auto` falls back to a fake with a `DriverFallback`
+warning, never silently), then the daemon resumes the stored game, runs
 the tick loop, pings systemd's watchdog, and on SIGTERM shuts down in order: LEDs dark,
 pins released, store closed.
 """
@@ -16,7 +17,6 @@ import random
 import signal
 import sys
 import threading
-import warnings
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -24,15 +24,15 @@ from typing import TYPE_CHECKING, Any
 from kiothi_board import __version__
 from kiothi_board.config import Config, api_settings, default_state_dir, load
 from kiothi_board.controller import Controller
-from kiothi_board.errors import ConfigError, KiothiError, LinkError
+from kiothi_board.drivers import Drivers
+from kiothi_board.errors import ConfigError, KiothiError
 from kiothi_board.guide import PALETTES
 from kiothi_board.hardware.clock import SystemClock
-from kiothi_board.hardware.fakes import FakePitInput, FakePixelSink
-from kiothi_board.hardware.protocols import Clock, PitInput, PixelSink
+from kiothi_board.hardware.fakes import FakePitInput
+from kiothi_board.hardware.protocols import Clock
 from kiothi_board.players import AIFactory
 from kiothi_board.rules import parse_pit
 from kiothi_board.sdnotify import Notifier
-from kiothi_board.store.base import GameStore
 
 if TYPE_CHECKING:
     from kiothi_board.api.server import ApiServer
@@ -74,13 +74,11 @@ class Daemon:
         self._next_auto = 0.0
         self._random = random.Random(seed)
         try:
-            self.inputs = self._make_inputs()
-            self.sink = self._make_sink()
+            self._make_drivers()
             from kiothi_board.api.service import FrameTap
 
             # The controller draws into the tap, so the web twin shows what the rings show.
             self.tap = FrameTap(self.sink)
-            self.store = self._make_store()
             self.opponents = AIFactory(
                 seed=int.from_bytes(os.urandom(4), "little") if seed is None else seed
             )
@@ -103,132 +101,16 @@ class Daemon:
             raise
 
     # ------------------------------------------------------------------ construction
-    def _link(self) -> Any:
-        """The co-processor link, opened once and shared by its inputs and its LEDs."""
-        if self.link is None:
-            from kiothi_board.hardware.link import CoprocessorLink
-
-            board = self.config["board"]
-            self.link = CoprocessorLink(
-                board["port"], clock=self.clock, heartbeat_timeout=board["heartbeat_timeout"]
-            )
-            self._resources.append(self.link)
-        return self.link
-
-    def _make_inputs(self) -> PitInput:
-        board = self.config["board"]
-        choice = "sim" if self.simulated else board["input"]
-        if choice == "coprocessor":
-            from kiothi_board.hardware.link import LinkPitInput
-
-            link_input = LinkPitInput(
-                self._link(),
-                clock=self.clock,
-                debounce=board["debounce_ms"] / 1000,
-                hold_time=board["hold_s"],
-                stuck_time=board["stuck_s"],
-                sensor=board["sensor"],
-            )
-            self._resources.append(link_input)
-            return link_input
-        if choice in ("gpio", "auto"):
-            try:
-                from kiothi_board.hardware.gpio import GpioPitInput
-
-                with warnings.catch_warnings():
-                    # gpiozero warns once per pin library it tries; our one warning suffices.
-                    warnings.simplefilter("ignore")
-                    inputs: PitInput = GpioPitInput(
-                        board["pins"],
-                        control_pins=board["control_pins"],
-                        pull_up=board["pull_up"],
-                        clock=self.clock,
-                        debounce=board["debounce_ms"] / 1000,
-                        hold_time=board["hold_s"],
-                        stuck_time=board["stuck_s"],
-                        sensor=board["sensor"],
-                    )
-                self._resources.append(inputs)
-                return inputs
-            except (LinkError, ImportError) as exc:
-                self._no_hardware(exc, "the GPIO pit inputs", required=choice == "gpio")
-        fake = FakePitInput(self.clock)
-        self._resources.append(fake)
-        return fake
-
-    def _no_hardware(self, exc: Exception, what: str, *, required: bool) -> None:
-        """A missing driver: an error when the config asks for it, else a loud fallback."""
-        if required:
-            raise LinkError(f"cannot open {what}: {exc}") from exc
-        log.warning("no board found (cannot open %s: %s): running the simulator", what, exc)
-        self.simulated = True
-
-    def _layout(self) -> Any:
-        from kiothi_board.hardware.layout import RingLayout
-
-        leds = self.config["leds"]
-        layout_keys: dict[str, Any] = {
-            "leds_per_ring": leds["leds_per_ring"],
-            "offset": leds["offset"],
-            "direction": leds["direction"],
-        }
-        if leds["chain"]:
-            layout_keys["chain"] = leds["chain"]
-        return RingLayout.from_config(layout_keys)
-
-    def _make_sink(self) -> PixelSink:
-        leds = self.config["leds"]
-        choice = "sim" if self.simulated else leds["output"]
-        if choice == "coprocessor":
-            from kiothi_board.hardware.link import LinkPixelSink
-
-            link_sink = LinkPixelSink(
-                self._link(),
-                self._layout(),
-                brightness=leds["brightness"],
-                max_brightness=leds["max_brightness"],
-                supply_milliamps=leds["supply_milliamps"],
-            )
-            self._resources.append(link_sink)
-            return link_sink
-        if choice in ("neopixel", "auto"):
-            try:
-                from kiothi_board.hardware.neopixel import NeoPixelRings
-
-                rings: PixelSink = NeoPixelRings(
-                    self._layout(),
-                    pin_name=leds["pin"],
-                    brightness=leds["brightness"],
-                    max_brightness=leds["max_brightness"],
-                    pixel_order=leds["pixel_order"],
-                    supply_milliamps=leds["supply_milliamps"],
-                )
-                self._resources.append(rings)
-                return rings
-            except (LinkError, ImportError) as exc:
-                self._no_hardware(exc, "the NeoPixel rings", required=choice == "neopixel")
-        sink = FakePixelSink(leds["leds_per_ring"], keep=4)
-        self._resources.append(sink)
-        return sink
-
-    def _make_store(self) -> GameStore:
-        cfg = self.config["store"]
-        store: GameStore
-        if cfg["backend"] == "redis":
-            from kiothi_board.store.redis_store import RedisStore
-
-            store = RedisStore.from_url(cfg["redis_url"])
-        else:
-            from kiothi_board.store.sqlite import SqliteStore
-
-            path = Path(cfg["path"]) if cfg["path"] else self.state_dir / "games.sqlite3"
-            path.parent.mkdir(parents=True, exist_ok=True)
-            sqlite = SqliteStore(path)
-            if sqlite.report is not None:
-                log.warning("%s", sqlite.report)
-            store = sqlite
-        self._resources.append(store)
-        return store
+    def _make_drivers(self) -> None:
+        """Inputs, LEDs and store, each chosen on its own by `kiothi_board.drivers`."""
+        drivers = Drivers(
+            self.config, clock=self.clock, resources=self._resources, sim=self.simulated
+        )
+        self.inputs = drivers.pit_input()
+        self.sink = drivers.pixel_sink()
+        self.link = drivers.link
+        self.simulated = self.simulated or bool(drivers.fell_back)
+        self.store = drivers.store(self.state_dir)
 
     def _make_api(self) -> ApiServer:
         from kiothi_board.api.server import start_api

@@ -31,6 +31,10 @@ class LinkError(KiothiError, OSError):
     """A hardware or transport link failed."""
 
 
+class DriverUnavailableError(LinkError):
+    """A driver the configuration names cannot be opened (the message names the config key)."""
+
+
 class FrameError(KiothiError, ValueError):
     """An LED frame has the wrong shape or a colour out of range."""
 
@@ -49,3 +53,11 @@ class UnknownGameError(StoreUsageError, KeyError):
     def __str__(self) -> str:
         # KeyError's __str__ would wrap the message in quotes.
         return str(self.args[0]) if len(self.args) == 1 else super().__str__()
+
+
+class KiothiWarning(UserWarning):
+    """Root of every warning issued by kiothi-board."""
+
+
+class DriverFallback(KiothiWarning):
+    """A driver set to `auto` could not be opened, so the simulator's fake is used instead."""

@@ -1,13 +1,28 @@
-"""Project-wide pytest options and fixtures: goldens flag, gpiozero MockFactory, fake clock."""
+"""Project-wide pytest options, fixtures and helpers.
+
+Fixtures: the goldens flag, a gpiozero MockFactory, a fake clock, a recording pixel sink,
+a pseudo-terminal pair, and redis-servers started (and killed) by the tests. `wait_until`
+is the one bounded poll, for state in another process or thread that cannot notify us.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import threading
+import time
+import tty
+from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from kiothi_board.hardware.clock import FakeClock
+from kiothi_board.hardware.fakes import FakePixelSink
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -46,3 +61,146 @@ def mock_factory() -> Iterator[Any]:
 def clock() -> FakeClock:
     """A fake clock starting at 100 s (not 0, so a time of 0 stands out as a bug)."""
     return FakeClock(100.0)
+
+
+@pytest.fixture
+def pixel_sink() -> Iterator[FakePixelSink]:
+    """A fake pixel sink (16 LEDs a ring) that records the last 5000 frames shown."""
+    with FakePixelSink(leds_per_ring=16, keep=5000) as sink:
+        yield sink
+
+
+def wait_until(predicate: Callable[[], object], timeout: float = 5.0) -> bool:
+    """Poll `predicate` until it is true (True) or `timeout` seconds pass (False).
+
+    Only for what cannot notify us (another process, a server's state); wait on an
+    event or advance the fake clock wherever possible.
+    """
+    deadline = time.monotonic() + timeout
+    pause = threading.Event()  # never set: a bounded pause between polls
+    while True:
+        if predicate():
+            return True
+        if time.monotonic() >= deadline:
+            return False
+        pause.wait(0.01)
+
+
+# -- a pseudo-terminal pair (the serial cable) ----------------------------------------------
+
+
+class PtyPair:
+    """A pseudo-terminal: `master` is the far end (a device, a client), `slave` the port.
+
+    Unpacks as `master, slave = pair`; `close()` is idempotent, so a test may pull the
+    cable itself.
+    """
+
+    def __init__(self) -> None:
+        self.master, self.slave = os.openpty()
+        tty.setraw(self.slave)  # no echo or newline mangling before pyserial opens the slave
+        self.path = os.ttyname(self.slave)
+
+    def __iter__(self) -> Iterator[int]:
+        return iter((self.master, self.slave))
+
+    def close(self) -> None:
+        for name in ("master", "slave"):
+            fd = getattr(self, name)
+            if fd >= 0:
+                setattr(self, name, -1)
+                os.close(fd)
+
+
+@pytest.fixture
+def pty_pair() -> Iterator[PtyPair]:
+    """A raw pseudo-terminal pair, closed after the test."""
+    pair = PtyPair()
+    try:
+        yield pair
+    finally:
+        pair.close()
+
+
+# -- redis-servers started by the tests -----------------------------------------------------
+
+
+def free_port() -> int:
+    """A TCP port nothing listens on right now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class RedisServer:
+    """A private redis-server process; persistence only when given a directory."""
+
+    def __init__(self, port: int | None = None, directory: Path | None = None) -> None:
+        assert shutil.which("redis-server"), "needs redis-server (scripts/setup-system.sh)"
+        self.port = port or free_port()
+        self.directory = directory
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> RedisServer:
+        """Start (or restart, on the same port) and wait until it answers PING."""
+        args = ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", ""]
+        if self.directory is None:
+            args += ["--appendonly", "no"]
+        else:
+            args += ["--appendonly", "yes", "--appendfsync", "always"]
+            args += ["--dir", str(self.directory)]
+        self.proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        if not wait_until(self._answers):
+            self.kill()
+            raise RuntimeError(f"redis-server on port {self.port} did not answer PING in time")
+        return self
+
+    def _answers(self) -> bool:
+        assert self.proc is not None
+        if self.proc.poll() is not None:
+            raise RuntimeError(f"redis-server on port {self.port} exited early")
+        try:
+            with socket.create_connection(("127.0.0.1", self.port), timeout=0.2) as s:
+                s.sendall(b"PING\r\n")
+                return s.recv(16).startswith(b"+PONG")
+        except OSError:
+            return False
+
+    def kill(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait(timeout=5)
+        self.proc = None
+
+
+@pytest.fixture(scope="session")
+def redis_server() -> Iterator[RedisServer]:
+    """One private, non-persistent redis-server for the whole session."""
+    server = RedisServer().start()
+    try:
+        yield server
+    finally:
+        server.kill()
+
+
+@pytest.fixture
+def make_redis_server() -> Iterator[type[RedisServer]]:
+    """Start extra servers in a test (`make_redis_server(...).start()`); all are killed at
+    teardown."""
+    started: list[RedisServer] = []
+
+    class Tracked(RedisServer):
+        def start(self) -> RedisServer:
+            if self not in started:
+                started.append(self)
+            return super().start()
+
+    try:
+        yield Tracked
+    finally:
+        for server in started:
+            server.kill()

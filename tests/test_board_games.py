@@ -68,13 +68,19 @@ class PinPresser:
     ],
 )
 def test_complete_game_through_gpio_pins(
-    mock_factory: Any, tmp_path: Path, mode: str, sides: str, pace: str, limit: int | None
+    mock_factory: Any,
+    tmp_path: Path,
+    pixel_sink: FakePixelSink,
+    mode: str,
+    sides: str,
+    pace: str,
+    limit: int | None,
 ) -> None:
     clock = FakeClock(100.0)
     inputs = GpioPitInput(
         PINS, clock=clock, pin_factory=mock_factory, debounce=DEBOUNCE, hold_time=1.0
     )
-    sink = FakePixelSink(keep=50)
+    sink = pixel_sink
     store = SqliteStore(tmp_path / "games.sqlite3")
     opponents = AIFactory(seed=5)
     ctl = Controller(sink=sink, clock=clock, store=store, opponent_factory=opponents)

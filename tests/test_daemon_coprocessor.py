@@ -3,9 +3,6 @@
 from __future__ import annotations
 
 import os
-import threading
-import time
-import tty
 from collections.abc import Callable
 from pathlib import Path
 
@@ -13,25 +10,23 @@ from kiothi_board.config import validate
 from kiothi_board.daemon import Daemon
 from kiothi_board.hardware.link import LinkPitInput, LinkPixelSink
 from kiothi_board.hardware.link_sim import FdPort, SimulatedCoprocessor
+from tests.conftest import PtyPair, wait_until
 
 WAIT = 5.0
 
 
 def tick_until(daemon: Daemon, predicate: Callable[[], bool]) -> bool:
     """Run the daemon's loop (as `run()` does) until `predicate` holds or WAIT passes."""
-    deadline = time.monotonic() + WAIT
-    pause = threading.Event()
-    while time.monotonic() < deadline:
+
+    def ticked() -> bool:
         daemon.tick()
-        if predicate():
-            return True
-        pause.wait(0.01)  # the loop's tick period, as in Daemon.run
-    return False
+        return predicate()
+
+    return wait_until(ticked, WAIT)  # polled at about the loop's tick period, as in Daemon.run
 
 
-def test_daemon_plays_through_the_coprocessor(tmp_path: Path) -> None:
-    master, slave = os.openpty()
-    tty.setraw(slave)
+def test_daemon_plays_through_the_coprocessor(tmp_path: Path, pty_pair: PtyPair) -> None:
+    master, slave = pty_pair
     device = SimulatedCoprocessor(FdPort(master), leds_per_ring=16)
     config = validate(
         {
@@ -63,5 +58,4 @@ def test_daemon_plays_through_the_coprocessor(tmp_path: Path) -> None:
             lambda: bool(device.frames) and not any(any(c) for c in device.frames[-1]), WAIT
         ), "the LEDs go dark on shutdown"
         device.close()
-        os.close(master)
-        os.close(slave)
+        pty_pair.close()

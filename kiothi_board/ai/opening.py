@@ -21,6 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from kiothi_board.ai.search import SearchAborted, Searcher
+from kiothi_board.hardware.protocols import Clock
 from kiothi_board.rules import PASS, ROW, Lift, OpeningAction, Position, Side, pit_name
 
 
@@ -104,7 +105,7 @@ def choose_opening(
     searcher: Searcher,
     *,
     budget: float,
-    clock: Callable[[], float],
+    clock: Clock,
     stop: threading.Event | None = None,
     max_depth: int = 8,
     pick: Callable[[list[tuple[Candidate, int]]], int] | None = None,
@@ -115,7 +116,7 @@ def choose_opening(
     default the best is taken.
     """
     mover = position.to_move
-    start = clock()
+    start = clock.now()
     deadline = start + budget
     nodes = 0
 
@@ -154,7 +155,7 @@ def choose_opening(
     top = ranked[:6]
     depth = 4
     while top and depth <= max_depth:
-        now = clock()
+        now = clock.now()
         if now >= start + budget * 0.5:
             break
         deeper: list[tuple[Candidate, int]] = []

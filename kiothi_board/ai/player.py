@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import random
 import threading
-import time
 from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import CancelledError, Future
@@ -18,6 +17,8 @@ from dataclasses import dataclass
 from kiothi_board.ai.evaluation import TUNED, Weights, make_evaluator
 from kiothi_board.ai.opening import Candidate, choose_opening, explain_opening
 from kiothi_board.ai.search import Iteration, Searcher, SearchResult
+from kiothi_board.hardware.clock import SystemClock
+from kiothi_board.hardware.protocols import Clock
 from kiothi_board.rules import OpeningAction, Position, pit_name
 
 
@@ -174,7 +175,7 @@ class AIPlayer:
 
     `choose(position)` blocks; `start_think(position)` returns a `Thinking` at once.
     `hint(position)` always plays its best (no deliberate mistakes). The clock is injected
-    (default `time.monotonic`); `movetime`/`max_depth` override the level's.
+    (a `Clock`; default the system clock); `movetime`/`max_depth` override the level's.
     """
 
     def __init__(
@@ -183,7 +184,7 @@ class AIPlayer:
         seed: int = 0,
         *,
         weights: Weights = TUNED,
-        clock: Callable[[], float] = time.monotonic,
+        clock: Clock | None = None,
         movetime: float | None = None,
         max_depth: int | None = None,
         extensions: int = 2,
@@ -193,7 +194,7 @@ class AIPlayer:
         self.seed = seed
         self.rng = random.Random(seed)
         self.weights = weights
-        self.clock = clock
+        self.clock: Clock = clock or SystemClock()
         self.movetime = self.level.movetime if movetime is None else movetime
         self.max_depth = self.level.max_depth if max_depth is None else max_depth
         self._searchers: dict[object, Searcher] = {}
@@ -352,7 +353,7 @@ class AIPlayer:
     ) -> Hint:
         searcher = self._searcher(position)
         board, sown, side = position.packed
-        start = self.clock()
+        start = self.clock.now()
         hard = max(budget - SAFETY, 0.001)
         limit = position.variant.ply_limit
         res = searcher.search(

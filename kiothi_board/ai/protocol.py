@@ -10,14 +10,14 @@ from __future__ import annotations
 import json
 import sys
 import threading
-import time
-from collections.abc import Callable
 from typing import IO
 
 from kiothi_board import __version__
 from kiothi_board.ai.player import LEVELS, AIPlayer, Hint, level
 from kiothi_board.ai.search import Iteration
 from kiothi_board.errors import KiothiError
+from kiothi_board.hardware.clock import SystemClock
+from kiothi_board.hardware.protocols import Clock
 from kiothi_board.rules import Position, Variant, parse_record, pit_name
 
 NAME = f"Kiothi-AI {__version__}"
@@ -27,14 +27,14 @@ AUTHOR = "the kiothi-board authors"
 class Engine:
     """One protocol session: options, the current position and at most one search."""
 
-    def __init__(self, out: IO[str], *, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, out: IO[str], *, clock: Clock | None = None) -> None:
         self.out = out
-        self.clock = clock
+        self.clock: Clock = clock or SystemClock()
         self.lock = threading.Lock()
         self.level = 4
         self.seed = 0
         self.variant = Variant()
-        self.player = AIPlayer(self.level, self.seed, clock=clock)
+        self.player = AIPlayer(self.level, self.seed, clock=self.clock)
         self.position = Position.initial(self.variant)
         self.worker: threading.Thread | None = None
         self.stop_event = threading.Event()
@@ -169,7 +169,7 @@ class Engine:
     def _search(
         self, pos: Position, stop: threading.Event, movetime: float | None, depth: int | None
     ) -> None:
-        start = self.clock()
+        start = self.clock.now()
         me = pos.to_move
         base = 100 * (pos.captured[me] - pos.captured[me.other])
 
@@ -189,7 +189,7 @@ class Engine:
             self.error(f"search failed: {exc!r}")
             self.send("bestmove none")
             return
-        elapsed = self.clock() - start
+        elapsed = self.clock.now() - start
         self.send(f"info string {hint.explanation}")
         if hint.opening is not None:
             self.send(

@@ -19,11 +19,12 @@ solved (few seeds left) and iterative deepening stops.
 from __future__ import annotations
 
 import threading
-import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from kiothi_board.ai.evaluation import TUNED, Evaluator, Weights, make_evaluator
+from kiothi_board.hardware.clock import SystemClock
+from kiothi_board.hardware.protocols import Clock
 from kiothi_board.rules import PITS, STANDARD, Variant, engine_for
 
 INF = 1_000_000
@@ -88,7 +89,7 @@ class Searcher:
         variant: Variant = STANDARD,
         *,
         weights: Weights = TUNED,
-        clock: Callable[[], float] = time.monotonic,
+        clock: Clock | None = None,
         tt_limit: int = 300_000,
         extensions: int = 2,
     ) -> None:
@@ -96,7 +97,7 @@ class Searcher:
         self.engine = engine_for(variant)
         self.weights = weights
         self.evaluate: Evaluator = make_evaluator(weights)
-        self.clock = clock
+        self.clock: Clock = clock or SystemClock()
         self.tt: dict[int, tuple[int, int, int, int]] = {}
         self.tt_limit = tt_limit
         self.extensions = extensions
@@ -135,7 +136,7 @@ class Searcher:
         sow = eng.sow
         moves_of = eng.moves_of
         evaluate = self.evaluate
-        clock = self.clock
+        clock = self.clock.now
         tt = self.tt
         if len(tt) > self.tt_limit:
             tt.clear()  # a crude bound on memory; the next iterations refill it quickly

@@ -17,7 +17,6 @@ import itertools
 import json
 import logging
 import threading
-import time
 from collections import deque
 from collections.abc import Callable
 from typing import Any
@@ -36,7 +35,8 @@ from kiothi_board.api.protocol import (
 from kiothi_board.api.service import BoardService
 from kiothi_board.errors import RulesError
 from kiothi_board.guide import PALETTES
-from kiothi_board.hardware.protocols import Frame
+from kiothi_board.hardware.clock import SystemClock
+from kiothi_board.hardware.protocols import Clock, Frame
 from kiothi_board.rules import Variant, parse_pit, pit_name
 
 __all__ = [
@@ -117,19 +117,17 @@ def frame_to_hex(frame: Frame) -> list[str]:
 class RateLimiter:
     """A token bucket: `rate` requests a second on average, bursts of up to `burst`."""
 
-    def __init__(
-        self, rate: float, burst: float, clock: Callable[[], float] = time.monotonic
-    ) -> None:
+    def __init__(self, rate: float, burst: float, clock: Clock | None = None) -> None:
         """A full bucket."""
         self._rate = rate
         self._burst = burst
-        self._clock = clock
+        self._clock = clock or SystemClock()
         self._tokens = burst
-        self._last = clock()
+        self._last = self._clock.now()
 
     def allow(self) -> bool:
         """Take a token if there is one."""
-        now = self._clock()
+        now = self._clock.now()
         self._tokens = min(self._burst, self._tokens + (now - self._last) * self._rate)
         self._last = now
         if self._tokens >= 1.0:
@@ -229,7 +227,7 @@ class Dispatcher:
         rate: float = 50.0,
         burst: float = 200.0,
         outbox_limit: int = 2000,
-        clock: Callable[[], float] = time.monotonic,
+        clock: Clock | None = None,
     ) -> None:
         """Listen to `service`'s events; see the class docstring for the rest."""
         self.service = service
@@ -239,8 +237,8 @@ class Dispatcher:
         self._rate = rate
         self._burst = burst
         self._outbox_limit = outbox_limit
-        self._clock = clock
-        self._started = clock()
+        self._clock = clock or SystemClock()
+        self._started = self._clock.now()
         self._cmd_lock = threading.RLock()
         self._hub_lock = threading.Lock()
         self._sessions: dict[int, Session] = {}
@@ -348,7 +346,7 @@ class Dispatcher:
             counts[s.transport] = counts.get(s.transport, 0) + 1
         out: dict[str, Any] = {
             "status": "ok",
-            "uptime": round(self._clock() - self._started, 3),
+            "uptime": round(self._clock.now() - self._started, 3),
             "clients": counts,
             "events": self._seq,
             "requests": self.requests,
@@ -508,7 +506,7 @@ class Dispatcher:
 
     def _ping(self, session: Session, a: _Args) -> dict[str, Any]:
         a.done()
-        return {"time": time.time()}
+        return {"time": self._clock.wall()}
 
     def _state(self, session: Session, a: _Args) -> dict[str, Any]:
         a.done()

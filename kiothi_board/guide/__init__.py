@@ -2,7 +2,8 @@
 
 `views` holds the views (idle, a guided step, the opening, a board check, game over) and
 `render`; `steps` tells a move as steps; `palette` the cues and palettes; `raster` draws
-and memoises rings; `render.py`-the-module draws frames as PNG pictures for the docs.
+and memoises rings. The PNG pictures for the docs are drawn by
+`kiothi_board.tools.guide_pictures`.
 """
 
 from __future__ import annotations

@@ -1,36 +1,58 @@
-"""Clocks: the system's monotonic clock and a hand-advanced fake for tests and simulation."""
+"""Clocks: the system's clocks and a hand-advanced fake for tests and simulation.
+
+`SystemClock` is the only place that reads the system clock; everything else is given a
+`Clock` (kiothi_board.hardware.protocols) and asks it.
+"""
 
 from __future__ import annotations
 
 import threading
 import time
 
-__all__ = ["FakeClock", "SystemClock"]
+__all__ = ["FAKE_EPOCH", "FakeClock", "SystemClock"]
+
+FAKE_EPOCH = 1_767_225_600.0
+"""The fake clock's default wall time at start: 2026-01-01T00:00:00Z."""
 
 
 class SystemClock:
-    """The real monotonic clock (`time.monotonic()`), immune to wall-clock jumps."""
+    """The real clocks: `time.monotonic()` (immune to wall-clock jumps) and `time.time()`."""
 
     def now(self) -> float:
         """Seconds on the monotonic clock."""
         return time.monotonic()
+
+    def wall(self) -> float:
+        """UNIX epoch seconds."""
+        return time.time()
 
     def __repr__(self) -> str:
         return "SystemClock()"
 
 
 class FakeClock:
-    """A clock that only moves when told to; thread-safe so driver threads may read it."""
+    """A clock that only moves when told to; thread-safe so driver threads may read it.
 
-    def __init__(self, start: float = 0.0) -> None:
-        """Start at `start` seconds."""
+    `wall()` is `wall_start` plus the fake time elapsed since the start, so both clocks
+    move together.
+    """
+
+    def __init__(self, start: float = 0.0, *, wall_start: float = FAKE_EPOCH) -> None:
+        """Start at `start` monotonic seconds and `wall_start` epoch seconds."""
+        self._start = float(start)
         self._t = float(start)
+        self._wall_start = float(wall_start)
         self._lock = threading.Lock()
 
     def now(self) -> float:
         """The current fake time in seconds."""
         with self._lock:
             return self._t
+
+    def wall(self) -> float:
+        """The fake wall time: `wall_start` + elapsed fake seconds."""
+        with self._lock:
+            return self._wall_start + (self._t - self._start)
 
     def advance(self, seconds: float) -> float:
         """Move time forward by `seconds` (not negative: a monotonic clock never goes back)."""
@@ -48,4 +70,6 @@ class FakeClock:
             self._t = float(t)
 
     def __repr__(self) -> str:
-        return f"FakeClock({self.now()!r})"
+        if self._wall_start == FAKE_EPOCH:
+            return f"FakeClock({self.now()!r})"
+        return f"FakeClock({self.now()!r}, wall_start={self._wall_start!r})"

@@ -36,10 +36,15 @@ EventHandler = Callable[[InputEvent], None]
 
 @runtime_checkable
 class Clock(Protocol):
-    """Monotonic time in seconds; the fake clock is advanced by hand in tests."""
+    """The one clock everything is given: monotonic time for intervals and deadlines, wall
+    time for timestamps. The fake clock moves both by hand in tests."""
 
     def now(self) -> float:
-        """Seconds on a monotonic clock."""
+        """Seconds on a monotonic clock (for intervals: debounce, holds, deadlines, rates)."""
+        ...
+
+    def wall(self) -> float:
+        """Wall-clock time, UNIX epoch seconds (for timestamps people read or store)."""
         ...
 
 

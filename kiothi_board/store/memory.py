@@ -1,123 +1,157 @@
-"""An in-memory `GameStore` for tests, benchmarks and the simulator (nothing survives exit)."""
+"""An in-memory `GameStore` for tests, benchmarks and the simulator (nothing survives exit).
+
+It keeps the real stores' contract (tests/store/test_store_contract.py): the same statuses
+(`current`, `abandoned`, `finished`), summaries and errors (`StoreUsageError`,
+`UnknownGameError`, `StoreError` once closed), so code tested against it behaves the same
+on SQLite or Redis.
+"""
 
 from __future__ import annotations
 
-import copy
-import json
 import threading
-import time
 from typing import Any
+
+from kiothi_board.errors import StoreError, StoreUsageError, UnknownGameError
+from kiothi_board.hardware.clock import SystemClock
+from kiothi_board.hardware.protocols import Clock
+from kiothi_board.store.common import dump, load, result_of
 
 __all__ = ["MemoryStore"]
 
 
 class MemoryStore:
-    """Implements the `GameStore` protocol in dictionaries; deep-copies in and out.
+    """Implements the `GameStore` protocol in dictionaries of canonical JSON text.
 
-    Copies matter: a caller mutating an event dict after `append_event` must not change
-    what was stored, just as with a database.
+    Kept as JSON text, as a database would: a caller mutating a dict after handing it over
+    cannot change what was stored, and non-JSON data is refused at the call.
     """
 
-    def __init__(self) -> None:
-        """An empty store."""
+    def __init__(self, *, clock: Clock | None = None) -> None:
+        """An empty store; `clock.wall()` stamps the games (default: the system clock)."""
+        self._clock = clock or SystemClock()
         self._lock = threading.Lock()
-        self._settings: dict[str, Any] = {}
+        self._settings = "{}"
         self._games: dict[int, dict[str, Any]] = {}
         self._next = 1
-        self._current: int | None = None
         self.closed = False
+
+    def _open(self) -> None:
+        if self.closed:
+            raise StoreError("memory game store is closed")
+
+    def _game(self, game_id: int) -> dict[str, Any]:
+        game = self._games.get(game_id)
+        if game is None:
+            raise UnknownGameError(f"no game with id {game_id!r}")
+        return game
 
     def load_settings(self) -> dict[str, Any]:
         """The saved settings (empty when none were saved)."""
         with self._lock:
-            return copy.deepcopy(self._settings)
+            self._open()
+            return dict(load(self._settings))
 
     def save_settings(self, settings: dict[str, Any]) -> None:
         """Replace the saved settings."""
+        text = dump(settings, "settings")
         with self._lock:
-            self._settings = copy.deepcopy(settings)
+            self._open()
+            self._settings = text
 
     def begin_game(self, meta: dict[str, Any]) -> int:
-        """Start a new current game (an unfinished previous one stays listed, unfinished)."""
+        """Start a new current game; an unfinished previous one is marked abandoned."""
+        text = dump(meta, "game meta")
+        now = self._clock.wall()
         with self._lock:
+            self._open()
+            for game in self._games.values():
+                if game["status"] == "current":
+                    game["status"] = "abandoned"
             gid = self._next
             self._next += 1
             self._games[gid] = {
-                "id": gid,
-                "meta": copy.deepcopy(meta),
+                "status": "current",
+                "meta": text,
                 "events": [],
-                "started": time.time(),
+                "started": now,
                 "finished": None,
                 "record": None,
             }
-            self._current = gid
             return gid
 
     def append_event(self, game_id: int, event: dict[str, Any]) -> int:
-        """Append an event to a game; its sequence number (1, 2, …)."""
+        """Append an event to the current game; returns its sequence number (1, 2, …)."""
+        text = dump(event, "event")
         with self._lock:
+            self._open()
             game = self._game(game_id)
-            if game["finished"] is not None:
-                raise ValueError(f"game {game_id} is finished; cannot append {event!r}")
-            # Kept as JSON text: compact, and immune to the caller mutating its dict later.
-            game["events"].append(json.dumps(event, separators=(",", ":")))
+            if game["status"] != "current":
+                status = game["status"]
+                raise StoreUsageError(f"game {game_id!r} is {status}: cannot append {event!r:.200}")
+            game["events"].append(text)
             return len(game["events"])
 
     def current_game(self) -> tuple[int, dict[str, Any], list[dict[str, Any]]] | None:
-        """The unfinished current game: `(id, meta, events)`, or None."""
+        """The unfinished current game: `(id, meta, events in order)`, or None."""
         with self._lock:
-            if self._current is None:
-                return None
-            game = self._games[self._current]
-            events = [json.loads(e) for e in game["events"]]
-            return game["id"], copy.deepcopy(game["meta"]), events
+            self._open()
+            for gid in sorted(self._games, reverse=True):
+                game = self._games[gid]
+                if game["status"] == "current":
+                    return gid, load(game["meta"]), [load(e) for e in game["events"]]
+            return None
 
     def finish_game(self, game_id: int, record: dict[str, Any]) -> None:
-        """Store a game's final record and close it."""
+        """Store a game's final record and close it (only the current game can be finished)."""
+        text = dump(record, "game record")
+        now = self._clock.wall()
         with self._lock:
+            self._open()
             game = self._game(game_id)
-            game["record"] = copy.deepcopy(record)
-            game["finished"] = time.time()
+            if game["status"] != "current":
+                status = game["status"]
+                raise StoreUsageError(f"game {game_id!r} is {status}: cannot finish it again")
+            game.update(status="finished", finished=now, record=text)
             # Events are no longer needed once the record is kept; freeing them bounds memory.
             game["events"] = []
-            if self._current == game_id:
-                self._current = None
+
+    def _summary(self, gid: int) -> dict[str, Any]:
+        game = self._games[gid]
+        record = game["record"]
+        return {
+            "id": gid,
+            "status": game["status"],
+            "meta": load(game["meta"]),
+            "started": game["started"],
+            "finished": game["finished"],
+            "result": None if record is None else result_of(load(record)),
+        }
 
     def list_games(self, limit: int = 50, offset: int = 0) -> list[dict[str, Any]]:
-        """Summaries, newest first: id, started, finished, result."""
+        """Summaries, newest first: id, status, meta, started, finished (epoch s), result."""
+        if limit < 0 or offset < 0:
+            raise StoreUsageError(f"limit and offset must be >= 0, got {limit!r}, {offset!r}")
         with self._lock:
+            self._open()
             ids = sorted(self._games, reverse=True)[offset : offset + limit]
-            out = []
-            for gid in ids:
-                g = self._games[gid]
-                rec = g["record"]
-                out.append(
-                    {
-                        "id": gid,
-                        "started": g["started"],
-                        "finished": g["finished"],
-                        "result": None if rec is None else copy.deepcopy(rec.get("result")),
-                    }
-                )
-            return out
+            return [self._summary(gid) for gid in ids]
 
     def get_game(self, game_id: int) -> dict[str, Any] | None:
-        """A finished game's record, or a current game's meta and events; None if unknown."""
+        """A finished game's record; else its summary with `events`; None if unknown."""
         with self._lock:
-            g = self._games.get(game_id)
-            if g is None:
+            self._open()
+            game = self._games.get(game_id)
+            if game is None:
                 return None
-            if g["record"] is not None:
-                record: dict[str, Any] = copy.deepcopy(g["record"])
+            if game["record"] is not None:
+                record: dict[str, Any] = load(game["record"])
                 return record
-            return {
-                "id": game_id,
-                "meta": copy.deepcopy(g["meta"]),
-                "events": [json.loads(e) for e in g["events"]],
-            }
+            out = self._summary(game_id)
+            out["events"] = [load(e) for e in game["events"]]
+            return out
 
     def close(self) -> None:
-        """Nothing to flush; idempotent."""
+        """Nothing to flush; later calls raise `StoreError`; idempotent."""
         self.closed = True
 
     def __enter__(self) -> MemoryStore:
@@ -126,8 +160,5 @@ class MemoryStore:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def _game(self, game_id: int) -> dict[str, Any]:
-        game = self._games.get(game_id)
-        if game is None:
-            raise KeyError(f"unknown game id {game_id!r}")
-        return game
+    def __repr__(self) -> str:
+        return "MemoryStore()"

@@ -22,12 +22,13 @@ serialised by a lock. Every redis-py error is re-raised as `StoreError`.
 from __future__ import annotations
 
 import threading
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
 from kiothi_board.errors import StoreError, StoreUsageError, UnknownGameError
+from kiothi_board.hardware.clock import SystemClock
+from kiothi_board.hardware.protocols import Clock
 from kiothi_board.store.common import dump, load, result_of
 
 __all__ = ["SCHEMA_VERSION", "RedisStore"]
@@ -57,10 +58,12 @@ class RedisStore:
         client: Any,
         *,
         prefix: str = "kiothi:v1:",
-        wall_clock: Callable[[], float] = time.time,
+        clock: Clock | None = None,
         owns_client: bool = False,
     ) -> None:
         """Use `client` (a `redis.Redis`); `owns_client=True` closes it on `close()`.
+
+        `clock.wall()` stamps games (default: the system clock).
 
         Does not touch the server: a store made while Redis is down works once it is up.
         """
@@ -68,7 +71,7 @@ class RedisStore:
             raise ValueError("prefix must not be empty: the store shares its Redis database")
         self._r = client
         self.prefix = prefix
-        self._wall_clock = wall_clock
+        self._wall_clock = (clock or SystemClock()).wall
         self._owns_client = owns_client
         self._lock = threading.RLock()
         self._closed = False
@@ -76,7 +79,14 @@ class RedisStore:
         self.url: str | None = None
 
     @classmethod
-    def from_url(cls, url: str, *, prefix: str = "kiothi:v1:", timeout: float = 2.0) -> RedisStore:
+    def from_url(
+        cls,
+        url: str,
+        *,
+        prefix: str = "kiothi:v1:",
+        timeout: float = 2.0,
+        clock: Clock | None = None,
+    ) -> RedisStore:
         """A store on a new client for `url` (`redis://host:port/db`), closed with the store.
 
         Timeouts are short and retries few, so a dead server is reported within seconds
@@ -95,7 +105,7 @@ class RedisStore:
             )
         except ValueError as exc:
             raise StoreError(f"bad Redis URL {url!r}: {exc}") from exc
-        store = cls(client, prefix=prefix, owns_client=True)
+        store = cls(client, prefix=prefix, clock=clock, owns_client=True)
         store.url = url
         return store
 

@@ -25,7 +25,6 @@ import logging
 import os
 import sqlite3
 import threading
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -33,6 +32,8 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from kiothi_board.errors import StoreError, StoreUsageError, UnknownGameError
+from kiothi_board.hardware.clock import SystemClock
+from kiothi_board.hardware.protocols import Clock
 from kiothi_board.store.common import dump, load, result_of
 
 __all__ = ["APPLICATION_ID", "SCHEMA_VERSION", "CorruptStoreReport", "SqliteStore"]
@@ -85,12 +86,13 @@ class CorruptStoreReport:
 class SqliteStore:
     """A `GameStore` in one SQLite file (see the module docstring)."""
 
-    def __init__(
-        self, path: str | os.PathLike[str], *, wall_clock: Callable[[], float] = time.time
-    ):
-        """Open (or create) the store at `path`; an unusable file is moved aside (`.report`)."""
+    def __init__(self, path: str | os.PathLike[str], *, clock: Clock | None = None):
+        """Open (or create) the store at `path`; an unusable file is moved aside (`.report`).
+
+        `clock.wall()` stamps games and moved-aside files (default: the system clock).
+        """
         self.path = Path(path)
-        self._wall_clock = wall_clock
+        self._wall_clock = (clock or SystemClock()).wall
         self._lock = threading.RLock()
         self.report: CorruptStoreReport | None = None
         try:

@@ -158,9 +158,12 @@ class FakeClock:
     def __init__(self) -> None:
         self.t = 0.0
 
-    def __call__(self) -> float:
+    def now(self) -> float:
         self.t += 0.001
         return self.t
+
+    def wall(self) -> float:
+        return 1_767_225_600.0 + self.t
 
 
 def test_deadline_respected_with_a_fake_clock() -> None:

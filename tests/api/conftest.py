@@ -21,9 +21,11 @@ def fake_service() -> FakeBoardService:
 
 
 @pytest.fixture
-def real_service() -> Iterator[tuple[ControllerService, Controller, FakePixelSink]]:
+def real_service(
+    pixel_sink: FakePixelSink,
+) -> Iterator[tuple[ControllerService, Controller, FakePixelSink]]:
     """The real controller behind the adapter, ticking on a thread, with random AIs."""
-    sink = FakePixelSink(leds_per_ring=16, keep=5000)
+    sink = pixel_sink
     tap = FrameTap(sink)
     store = MemoryStore()
     ctl = Controller(

@@ -10,6 +10,7 @@ import pytest
 from kiothi_board.api import COMMANDS, Dispatcher, FakeBoardService, LineFramer
 from kiothi_board.api.dispatcher import RateLimiter, Session
 from kiothi_board.api.protocol import TooLong
+from kiothi_board.hardware.clock import FakeClock
 from tests.api.helpers import validator
 
 
@@ -163,10 +164,10 @@ def test_echoed_replies_and_blank_lines_are_ignored(disp: Dispatcher) -> None:
 
 
 def test_rate_limit() -> None:
-    now = [0.0]
-    lim = RateLimiter(2.0, 3.0, clock=lambda: now[0])
+    clock = FakeClock()
+    lim = RateLimiter(2.0, 3.0, clock=clock)
     assert [lim.allow() for _ in range(4)] == [True, True, True, False]
-    now[0] += 0.5
+    clock.advance(0.5)
     assert lim.allow() and not lim.allow()
 
 

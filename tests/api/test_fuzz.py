@@ -8,13 +8,13 @@ import json
 import os
 import random
 import socket
-import tty
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from kiothi_board.api import COMMANDS, Dispatcher, FakeBoardService, start_api
 from tests.api.helpers import LineClient, pty_client, socket_client
+from tests.conftest import PtyPair
 
 _GOOD: list[dict[str, Any]] = [
     {"id": 1, "cmd": "press", "args": {"pit": "S6"}},
@@ -149,14 +149,15 @@ def _flood(client: LineClient, lines: list[bytes]) -> list[dict[str, Any]]:
     return client.wait_raw(len(lines), timeout=20)
 
 
-def test_thousands_of_malformed_lines_over_each_transport(tmp_path: Path) -> None:
+def test_thousands_of_malformed_lines_over_each_transport(
+    tmp_path: Path, pty_pair: PtyPair
+) -> None:
     service = _game_service()
     before = service.state()
     rng = random.Random(7)
     lines = [_malformed(rng) for _ in range(2000)]
     lines.append(b"y" * 20000)  # over the cap: an error reply, the stream goes on
-    master, slave = os.openpty()
-    tty.setraw(slave)
+    master, slave = pty_pair
     unix_path = str(tmp_path / "fuzz.sock")
     cfg = {
         "tcp_port": 0,
@@ -185,8 +186,7 @@ def test_thousands_of_malformed_lines_over_each_transport(tmp_path: Path) -> Non
         codes = asyncio.run(_websocket_flood(server.web_port, lines[:-1]))
         assert len(codes) == len(lines) - 1 and "internal" not in codes
         assert asyncio.run(_websocket_too_long(server.web_port)) == "closed"
-    os.close(master)
-    os.close(slave)
+    pty_pair.close()
     assert service.calls == [] and service.state() == before
 
 

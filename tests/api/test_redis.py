@@ -3,11 +3,7 @@
 from __future__ import annotations
 
 import json
-import socket
-import subprocess
-import threading
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -16,64 +12,22 @@ import redis
 from kiothi_board.api import Dispatcher, FakeBoardService
 from kiothi_board.api.redis_bus import RedisBus
 from tests.api.helpers import validator
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-class RedisProcess:
-    """A throwaway redis-server on its own port, without persistence."""
-
-    def __init__(self, port: int) -> None:
-        self.port = port
-        self.proc: subprocess.Popen[bytes] | None = None
-
-    def start(self) -> None:
-        self.proc = subprocess.Popen(
-            ["redis-server", "--port", str(self.port), "--save", "", "--appendonly", "no"],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        client = redis.Redis(port=self.port, socket_connect_timeout=0.2)
-        deadline = time.monotonic() + 5
-        while True:  # wait until it answers (a retry loop, not a sleep)
-            try:
-                client.ping()
-                return
-            except redis.ConnectionError:
-                if time.monotonic() > deadline:
-                    raise
-                threading.Event().wait(0.02)
-
-    def kill(self) -> None:
-        if self.proc is not None:
-            self.proc.kill()
-            self.proc.wait(5)
-            self.proc = None
+from tests.conftest import RedisServer, wait_until
 
 
 @pytest.fixture
-def redis_proc() -> Iterator[RedisProcess]:
-    proc = RedisProcess(_free_port())
-    proc.start()
-    yield proc
-    proc.kill()
+def redis_proc(make_redis_server: type[RedisServer]) -> RedisServer:
+    """A throwaway redis-server on its own port, without persistence."""
+    return make_redis_server().start()
 
 
 def _wait(pred: Any, timeout: float = 5.0) -> None:
     """Poll `pred` (state in another process cannot notify us) until true or timeout."""
-    tick = threading.Event()
-    deadline = time.monotonic() + timeout
-    while not pred():
-        assert time.monotonic() < deadline, "condition not met in time"
-        tick.wait(0.01)
+    assert wait_until(pred, timeout), "condition not met in time"
 
 
 def test_state_events_commands_and_a_redis_restart_mid_game(
-    redis_proc: RedisProcess, fake_service: FakeBoardService
+    redis_proc: RedisServer, fake_service: FakeBoardService
 ) -> None:
     d = Dispatcher(fake_service)
     url = f"redis://127.0.0.1:{redis_proc.port}/0"

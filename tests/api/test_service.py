@@ -13,12 +13,12 @@ from kiothi_board.api import (
     FakeBoardService,
     frame_to_hex,
 )
-from kiothi_board.api.bench import main as bench_main
-from kiothi_board.api.bench import percentile
 from kiothi_board.controller import Controller
 from kiothi_board.errors import ConfigError
 from kiothi_board.hardware.fakes import FakePixelSink
 from kiothi_board.hardware.protocols import InputEvent
+from kiothi_board.tools.bench_api import main as bench_main
+from kiothi_board.tools.bench_api import percentile
 from tests.api.helpers import validator
 
 

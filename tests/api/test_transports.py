@@ -8,7 +8,6 @@ import json
 import os
 import socket
 import threading
-import tty
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +18,7 @@ from kiothi_board.api import ControllerService, Dispatcher, FakeBoardService, st
 from kiothi_board.api.serial_port import SerialTransport
 from kiothi_board.controller import Controller
 from tests.api.helpers import pty_client, socket_client, validator
+from tests.conftest import PtyPair
 
 
 def _play(client: Any, *, limit: int = 400) -> dict[str, Any]:
@@ -37,11 +37,10 @@ def _play(client: Any, *, limit: int = 400) -> dict[str, Any]:
 
 
 def test_pty_serial_client_plays_a_full_game_while_sockets_watch(
-    real_service: tuple[ControllerService, Controller, Any], tmp_path: Path
+    real_service: tuple[ControllerService, Controller, Any], tmp_path: Path, pty_pair: PtyPair
 ) -> None:
     service, _ctl, _sink = real_service
-    master, slave = os.openpty()
-    tty.setraw(slave)  # no echo before pyserial configures the line
+    master, slave = pty_pair
     unix_path = str(tmp_path / "api.sock")
     server = start_api(
         service,
@@ -92,8 +91,7 @@ def test_pty_serial_client_plays_a_full_game_while_sockets_watch(
             (ev if "event" in m else rep).validate(m)
     finally:
         server.close()
-        os.close(master)
-        os.close(slave)
+        pty_pair.close()
     assert watcher.closed.wait(2) and unix_watcher.closed.wait(2)
     assert not Path(unix_path).exists()
 
@@ -210,15 +208,13 @@ def test_a_serial_port_that_cannot_open_fails_start_and_frees_the_rest(
     assert not fake_service._listeners  # the dispatcher let go of the service
 
 
-def test_serial_peer_hangup_is_survived(fake_service: FakeBoardService) -> None:
-    master, slave = os.openpty()
-    tty.setraw(slave)
+def test_serial_peer_hangup_is_survived(fake_service: FakeBoardService, pty_pair: PtyPair) -> None:
+    master, slave = pty_pair
     d = Dispatcher(fake_service)
     transport = SerialTransport(d, os.ttyname(slave), backoff=(0.01, 0.05)).start()
     client = pty_client(master)
     assert client.request("ping")["ok"]
-    os.close(master)  # the cable is pulled: reads fail, the transport keeps retrying
-    os.close(slave)
+    pty_pair.close()  # the cable is pulled: reads fail, the transport keeps retrying
     assert fake_service.state()["stage"] == "none"
     transport.close()  # and still stops promptly
     assert all(s.transport != "serial" for s in d.sessions())

@@ -230,7 +230,7 @@ def test_rings_are_memoised() -> None:
 
 
 def test_render_command_draws_every_picture(tmp_path: Path) -> None:
-    from kiothi_board.guide.render import main, scenes
+    from kiothi_board.tools.guide_pictures import main, scenes
 
     assert main([str(tmp_path), "--leds", "12"]) == 0
     stems = {s[0] for s in scenes()}

@@ -7,7 +7,6 @@ import os
 import sys
 import threading
 import time
-import tty
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -24,6 +23,7 @@ from kiothi_board.hardware.layout import RingLayout
 from kiothi_board.hardware.link import CoprocessorLink, LinkPitInput, LinkPixelSink
 from kiothi_board.hardware.link_sim import FdPort, SimulatedCoprocessor
 from kiothi_board.hardware.protocols import InputEvent, PitInput, PixelSink
+from tests.conftest import PtyPair
 
 ROOT = Path(__file__).resolve().parents[2]
 WAIT = 3.0
@@ -153,19 +153,8 @@ class Rig:
     slave_fd: int
 
 
-@pytest.fixture
-def pty_pair() -> Iterator[tuple[int, int]]:
-    master, slave = os.openpty()
-    tty.setraw(slave)  # no echo or newline mangling before pyserial opens the slave
-    try:
-        yield master, slave
-    finally:
-        os.close(master)
-        os.close(slave)
-
-
 @contextmanager
-def make_rig(pty_pair: tuple[int, int], clock: object, **link_kwargs: object) -> Iterator[Rig]:
+def make_rig(pty_pair: PtyPair, clock: object, **link_kwargs: object) -> Iterator[Rig]:
     master, slave = pty_pair
     port = FdPort(master)
     device = SimulatedCoprocessor(port, leds_per_ring=12)
@@ -178,7 +167,7 @@ def make_rig(pty_pair: tuple[int, int], clock: object, **link_kwargs: object) ->
 
 
 @pytest.fixture
-def rig(pty_pair: tuple[int, int], clock: FakeClock) -> Iterator[Rig]:
+def rig(pty_pair: PtyPair, clock: FakeClock) -> Iterator[Rig]:
     with make_rig(pty_pair, clock) as r:
         yield r
 
@@ -281,7 +270,7 @@ def test_garbage_both_ways_is_counted_and_ignored(rig: Rig, clock: FakeClock) ->
 
 
 def test_a_silent_device_takes_the_link_down_until_it_talks_again(
-    pty_pair: tuple[int, int],
+    pty_pair: PtyPair,
 ) -> None:
     states: list[str] = []
     with make_rig(pty_pair, SystemClock(), heartbeat_timeout=0.3) as r:
@@ -300,7 +289,7 @@ def test_a_silent_device_takes_the_link_down_until_it_talks_again(
     assert states == ["up", "down", "up", "closed"]
 
 
-def test_firmware_with_another_protocol_never_comes_up(pty_pair: tuple[int, int]) -> None:
+def test_firmware_with_another_protocol_never_comes_up(pty_pair: PtyPair) -> None:
     master, slave = pty_pair
     with SimulatedCoprocessor(FdPort(master), protocol=1) as device:
         device.protocol = 9
@@ -371,7 +360,7 @@ def firmware_device(monkeypatch: pytest.MonkeyPatch) -> Iterator[object]:
 
 
 def test_the_firmware_logic_speaks_to_the_host_link(
-    pty_pair: tuple[int, int], clock: FakeClock, firmware_device: object
+    pty_pair: PtyPair, clock: FakeClock, firmware_device: object
 ) -> None:
     master, slave = pty_pair
     fw = FirmwareHarness(master, firmware_device)
@@ -422,7 +411,7 @@ class UnpluggablePort(FdPort):
         return super().read(size)
 
 
-def test_a_failed_port_is_reopened_with_backoff(pty_pair: tuple[int, int]) -> None:
+def test_a_failed_port_is_reopened_with_backoff(pty_pair: PtyPair) -> None:
     master, slave = pty_pair
     unplugged = threading.Event()
     opened: list[str] = []

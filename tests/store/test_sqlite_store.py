@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from kiothi_board.errors import StoreError
+from kiothi_board.hardware.clock import FakeClock
 from kiothi_board.store.sqlite import SqliteStore
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -100,7 +101,10 @@ def test_not_sqlite_is_moved_aside(tmp_path: Path, caplog: pytest.LogCaptureFixt
     path = tmp_path / "games.db"
     junk = b"this is not a database\n" * 100
     path.write_bytes(junk)
-    with caplog.at_level(logging.WARNING), SqliteStore(path, wall_clock=lambda: WHEN) as store:
+    with (
+        caplog.at_level(logging.WARNING),
+        SqliteStore(path, clock=FakeClock(wall_start=WHEN)) as store,
+    ):
         _assert_moved(tmp_path, store, junk, "not a readable SQLite database")
     assert "moved aside" in caplog.text
     assert str(path) in caplog.text
@@ -118,7 +122,7 @@ def test_damaged_sqlite_is_moved_aside(tmp_path: Path) -> None:
     data = bytearray(path.read_bytes())
     data[4096 * 3 : 4096 * 6] = b"\xff" * (4096 * 3)  # trash pages in the middle
     path.write_bytes(bytes(data))
-    with SqliteStore(path, wall_clock=lambda: WHEN) as store:
+    with SqliteStore(path, clock=FakeClock(wall_start=WHEN)) as store:
         assert store.report is not None
         assert (tmp_path / f"games.db.corrupt-{STAMP}").read_bytes() == bytes(data)
         assert store.current_game() is None
@@ -131,7 +135,7 @@ def test_foreign_sqlite_file_is_moved_aside(tmp_path: Path) -> None:
     conn.commit()
     conn.close()
     original = path.read_bytes()
-    with SqliteStore(path, wall_clock=lambda: WHEN) as store:
+    with SqliteStore(path, clock=FakeClock(wall_start=WHEN)) as store:
         _assert_moved(tmp_path, store, original, "not a kiothi-board store")
         assert "photos" in str(store.report)
 
@@ -145,7 +149,7 @@ def test_unknown_schema_version_is_moved_aside(tmp_path: Path) -> None:
     conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     conn.close()
     original = path.read_bytes()
-    with SqliteStore(path, wall_clock=lambda: WHEN) as store:
+    with SqliteStore(path, clock=FakeClock(wall_start=WHEN)) as store:
         _assert_moved(tmp_path, store, original, "unknown schema version [2]")
 
 
@@ -154,7 +158,7 @@ def test_earlier_salvage_is_never_overwritten(tmp_path: Path) -> None:
     earlier = tmp_path / f"games.db.corrupt-{STAMP}"
     earlier.write_bytes(b"first salvage")
     path.write_bytes(b"junk" * 100)
-    with SqliteStore(path, wall_clock=lambda: WHEN) as store:
+    with SqliteStore(path, clock=FakeClock(wall_start=WHEN)) as store:
         assert store.report is not None
         assert store.report.moved_to == str(tmp_path / f"games.db.corrupt-{STAMP}-1")
     assert earlier.read_bytes() == b"first salvage"

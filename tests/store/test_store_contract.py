@@ -1,4 +1,4 @@
-"""The GameStore contract, run over every backend: SQLite, Redis (fakeredis) and a real Redis."""
+"""The GameStore contract, run over every backend: memory, SQLite, Redis (fakeredis), real Redis."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ import pytest
 
 from kiothi_board.errors import StoreError, StoreUsageError, UnknownGameError
 from kiothi_board.store.base import GameStore
+from kiothi_board.store.memory import MemoryStore
 from kiothi_board.store.redis_store import RedisStore
 from kiothi_board.store.sqlite import SqliteStore
 
@@ -26,32 +27,37 @@ RECORD = {
 
 
 class Clock:
-    """A wall clock that ticks one second per reading, so timestamps are distinct."""
+    """A clock whose wall time ticks one second per reading, so timestamps are distinct."""
 
     def __init__(self) -> None:
         self.t = 1_790_000_000.0
 
-    def __call__(self) -> float:
+    def now(self) -> float:
+        return self.t
+
+    def wall(self) -> float:
         self.t += 1.0
         return self.t
 
 
-@pytest.fixture(params=["sqlite", "fakeredis", "redis"])
+@pytest.fixture(params=["memory", "sqlite", "fakeredis", "redis"])
 def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[GameStore]:
     """A fresh store of each kind."""
     made: GameStore
-    if request.param == "sqlite":
-        made = SqliteStore(tmp_path / "games.sqlite3", wall_clock=Clock())
+    if request.param == "memory":
+        made = MemoryStore(clock=Clock())
+    elif request.param == "sqlite":
+        made = SqliteStore(tmp_path / "games.sqlite3", clock=Clock())
     elif request.param == "fakeredis":
         fake = fakeredis.FakeRedis(server=fakeredis.FakeServer())
-        made = RedisStore(fake, wall_clock=Clock())
+        made = RedisStore(fake, clock=Clock())
     else:
         server = request.getfixturevalue("redis_server")
         import redis
 
         client = redis.Redis.from_url(server.url)
         prefix = f"test:{uuid.uuid4().hex}:"
-        made = RedisStore(client, prefix=prefix, wall_clock=Clock(), owns_client=True)
+        made = RedisStore(client, prefix=prefix, clock=Clock(), owns_client=True)
         request.addfinalizer(lambda: _drop(server, prefix))
     try:
         yield made

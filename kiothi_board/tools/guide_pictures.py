@@ -1,6 +1,6 @@
 """Draw LED frames as board pictures (PNG, with Pillow) for docs/led-guide.md.
 
-`python -m kiothi_board.guide.render DIR` (wired as `kiothi-board guide-pictures DIR`)
+`python -m kiothi_board.tools.guide_pictures DIR` (wired as `kiothi-board guide-pictures DIR`)
 renders every cue from real frames of the guide into DIR/*.png. Pillow is imported only
 here, lazily, so the guide itself stays standard-library only.
 """

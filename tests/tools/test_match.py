@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from kiothi_board.ai import match
 from kiothi_board.rules import parse_record
+from kiothi_board.tools import match
 
 PRELUDE = """
 import sys

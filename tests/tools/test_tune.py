@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from kiothi_board.ai.evaluation import TUNED
-from kiothi_board.ai.tune import interval, parse_weights, report, versus
+from kiothi_board.tools.tune import interval, parse_weights, report, versus
 
 
 def test_parse_weights_applies_changes_to_the_base() -> None:

@@ -11,9 +11,9 @@ import argparse
 import random
 import time
 
-from kiothi_board.ai.match import load_openings
 from kiothi_board.ai.search import Searcher
 from kiothi_board.rules import Position
+from kiothi_board.tools.match import load_openings
 
 
 def suite(count: int = 24, seed: int = 2026) -> list[Position]:

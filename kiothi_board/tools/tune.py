@@ -1,4 +1,4 @@
-"""Tune the evaluation weights by self-play (`python -m kiothi_board.ai.tune`).
+"""Tune the evaluation weights by self-play (`python -m kiothi_board.tools.tune`).
 
 Coordinate search: for each weight in turn, a candidate with that weight at 0 × and 2 ×
 its current value (or a fixed step when it is 0) plays the current weights at a fixed
@@ -16,10 +16,10 @@ import sys
 from concurrent.futures import ProcessPoolExecutor
 
 from kiothi_board.ai.evaluation import TUNED, Weights
-from kiothi_board.ai.match import load_openings
 from kiothi_board.ai.opening import candidates
 from kiothi_board.ai.search import Searcher
 from kiothi_board.rules import Position, Variant
+from kiothi_board.tools.match import load_openings
 
 
 def play(
@@ -146,7 +146,7 @@ SUITE_HEADER = """\
 
 def main(argv: list[str] | None = None) -> int:
     """Run the coordinate search and print every trial and the final weights."""
-    parser = argparse.ArgumentParser(prog="python -m kiothi_board.ai.tune", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m kiothi_board.tools.tune", description=__doc__)
     parser.add_argument("--depth", type=int, default=4)
     parser.add_argument("--plies", type=int, default=150)
     parser.add_argument("--pairs", type=int, default=12)
