@@ -340,9 +340,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if daemon.web_url is not None:
         print(f"kiothi-board: the board's web page is at {daemon.web_url}", file=sys.stderr)
     if daemon.simulated and not args.no_terminal:
-        from kiothi_board.sim import TerminalView, render_board
+        from kiothi_board.sim import TerminalView, no_terminal_notice, render_board
 
-        if TerminalView.available():
+        if not TerminalView.available():
+            print(no_terminal_notice(daemon.web_url), file=sys.stderr, flush=True)
+        else:
             view = TerminalView(lambda key: _sim_keys(daemon, key))
             view.start()
             terminal = view

@@ -67,10 +67,14 @@ def render_board(frame: Sequence[Sequence[RGB]], state: dict[str, Any]) -> str:
     expect = state.get("expect")
     width = (len(frame[0]) + 1) // 2 if frame else 8
 
+    restore = state.get("restore") or {}
+    pending = set(restore.get("pending", ()))
+
     def label(pit: int) -> str:
         name = pit_name(pit)
         mark = "▶" if name == expect else " "
-        text = f"{mark}{name}:{board[pit]}"
+        # In a restore the label is the ring's target; `*` marks a pit that must change.
+        text = f"{mark}{name}:{board[pit]}{'*' if name in pending else ''}"
         return text.ljust(width)[:width] if len(text) <= width else text[:width]
 
     north = list(range(19, 9, -1))
@@ -84,24 +88,31 @@ def render_board(frame: Sequence[Sequence[RGB]], state: dict[str, Any]) -> str:
         lines.append("  ".join(label(p) for p in row))
     pos = state.get("position") or {}
     captured = pos.get("captured", [0, 0])
-    status = [
-        f"game {state.get('game_id')} · stage {state.get('stage')} · "
-        f"to move {pos.get('to_move', '-')} · captured S {captured[0]} – N {captured[1]}",
-    ]
-    guide = state.get("guide")
-    if guide:
+    status = [f"\x1b[1m{state.get('instruction') or ''}\x1b[0m"]
+    if state.get("said"):
+        status.append(f"\x1b[38;2;255;140;140m{state['said']}\x1b[0m")
+    if state.get("stage") not in (None, "none"):
         status.append(
-            f"guide: step {guide['index'] + 1}/{guide['steps']} {guide['kind']} "
-            f"{guide['pit'] or ''} · hand {guide.get('hand', '')}"
+            f"game {state.get('game_id')} · to move {pos.get('to_move', '-')} · "
+            f"captured S {captured[0]} – N {captured[1]}"
         )
-    if state.get("thinking"):
-        status.append("the AI is thinking…")
-    if state.get("result"):
-        res = state["result"]
-        status.append(f"game over: {res.get('winner') or 'draw'} {res['captured']} ({res['end']})")
     if state.get("url"):
         status.append(f"web twin: {state['url']}")
     return "\n".join([*lines, "", *status, HELP])
+
+
+def no_terminal_notice(url: str | None) -> str:
+    """What the simulator says when its input or output is not a terminal (`… | tee log`)."""
+    where = (
+        f"play on the web twin at {url}"
+        if url
+        else "the web twin is off too (api.web_port = -1): play through the API"
+    )
+    return (
+        "kiothi-board: the simulator's input or output is not a terminal, so it draws no "
+        f"board here and reads no keys; {where}, or run it in a terminal "
+        "(--no-terminal silences this)."
+    )
 
 
 class TerminalView:

@@ -11,11 +11,12 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
+import errno
 import ipaddress
 import logging
 import os
 import threading
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Iterator, Mapping
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
@@ -23,9 +24,9 @@ from typing import Any
 from kiothi_board.api.dispatcher import Dispatcher, Session, frame_to_hex
 from kiothi_board.api.protocol import MAX_LINE, LineFramer
 from kiothi_board.api.service import BoardService
-from kiothi_board.errors import ConfigError
+from kiothi_board.errors import ConfigError, KiothiError
 
-__all__ = ["WEB_ROOT", "ApiConfig", "ApiServer", "start_api"]
+__all__ = ["WEB_ROOT", "AddressInUse", "ApiConfig", "ApiServer", "start_api"]
 
 log = logging.getLogger(__name__)
 
@@ -154,9 +155,10 @@ class ApiServer:
     async def _start_async(self) -> None:
         cfg = self.config
         if cfg.tcp_port is not None:
-            server = await asyncio.start_server(
-                lambda r, w: self._client(r, w, "tcp"), cfg.host, cfg.tcp_port
-            )
+            with _in_use("api.tcp_port", cfg.host, cfg.tcp_port):
+                server = await asyncio.start_server(
+                    lambda r, w: self._client(r, w, "tcp"), cfg.host, cfg.tcp_port
+                )
             self._servers.append(server)
             self.tcp_port = server.sockets[0].getsockname()[1]
             log.info("api: TCP on %s:%s", cfg.host, self.tcp_port)
@@ -172,7 +174,8 @@ class ApiServer:
         if cfg.web_port is not None:
             from kiothi_board.api.web import start_web
 
-            self._web_runner, self.web_port = await start_web(self, cfg.web_host, cfg.web_port)
+            with _in_use("api.web_port", cfg.web_host, cfg.web_port):
+                self._web_runner, self.web_port = await start_web(self, cfg.web_host, cfg.web_port)
             log.info("api: web on http://%s:%s/", cfg.web_host, self.web_port)
         self._tasks.append(self.loop.create_task(self._frame_pump()))
         if cfg.health_interval > 0:
@@ -326,6 +329,28 @@ class ApiServer:
         while True:
             await asyncio.sleep(self.config.health_interval)
             self.dispatcher.publish_health()
+
+
+class AddressInUse(KiothiError, OSError):
+    """A door of the API cannot bind because something else listens there."""
+
+    def __str__(self) -> str:
+        return str(self.strerror)
+
+
+@contextlib.contextmanager
+def _in_use(key: str, host: str, port: int) -> Iterator[None]:
+    """Turn EADDRINUSE into an error that says what to do (another instance is likely)."""
+    try:
+        yield
+    except OSError as exc:
+        if exc.errno != errno.EADDRINUSE:
+            raise
+        raise AddressInUse(
+            errno.EADDRINUSE,
+            f"cannot listen on {host}:{port}: the address is already in use — another "
+            f"kiothi-board may be running (stop it, or choose another port with {key})",
+        ) from exc
 
 
 def start_api(
