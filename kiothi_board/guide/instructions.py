@@ -55,6 +55,10 @@ def _seeds(n: int) -> str:
     return f"{n} seed" if n == 1 else f"{n} seeds"
 
 
+def _all(n: int) -> str:
+    return "the 1 seed" if n == 1 else f"all {n} seeds"
+
+
 def _pits(pits: tuple[int, ...] | list[int]) -> str:
     return " ".join(pit_name(p) for p in pits)
 
@@ -129,16 +133,16 @@ def _steps(view: StepsView, s: Situation) -> str:
         return f"Set {pit_name(step.pit)} to {_seeds(target)}, then press it."
     if view.trace is None:  # an opening action decided by the AI or the API (R3)
         if step.kind == "lift":
-            return f"{who} opens: lift all {_seeds(count)} from {pit_name(step.pit)}."
+            return f"{who} opens: lift {_all(count)} from {pit_name(step.pit)}."
         return f"{who} opens: place one seed in {pit_name(step.pit)} ({step.hand} in hand)."
     flow = s.pace == "flow" or (s.ai and s.pace != "step")
     if view.paused:
         return "Paused: press any pit to go on."
     if step.kind == "lift":
-        return f"{who} plays {pit_name(step.pit)}: lift all {_seeds(count)} from it."
+        return f"{who} plays {pit_name(step.pit)}: lift {_all(count)} from it."
     if step.kind == "relay":
         return (
-            f"Relay: the last seed fell in a full pit — lift all {_seeds(count)} "
+            f"Relay: the last seed fell in a full pit — lift {_all(count)} "
             f"from {pit_name(step.pit)} and sow on."
         )
     if step.kind == "capture":

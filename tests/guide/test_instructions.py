@@ -155,3 +155,29 @@ def test_restore_refuses_bad_boards() -> None:
         RestoreView.of([0] * 20, [-1] + [0] * 19)
     with pytest.raises(ValueError, match="purpose"):
         RestoreView.of([0] * 20, [0] * 20, None, "nope")  # type: ignore[arg-type]
+
+
+def test_tutorial_chooses_a_relay_move_and_prefixes_lessons() -> None:
+    from kiothi_board.guide.tutorial import (
+        TUTORIAL_OPENING,
+        Tutorial,
+        tutorial_line,
+        tutorial_move,
+    )
+
+    pos = Position.initial().open(TUTORIAL_OPENING).open("pass")
+    pit = tutorial_move(pos)
+    _, trace = pos.play_traced(pit)
+    assert trace.relays >= 1 and pit in pos.legal_moves()
+    tut = Tutorial()
+    opening = OpeningView(Position.initial().board, Side.S, legal=(5, 6, 7, 8, 9))
+    line = tutorial_line(tut, opening, "BASE")
+    assert line.startswith("Tutorial 1/4 · The opening:") and line.endswith(" BASE")
+    steps = sow_steps(trace)
+    relay = next(i for i, s in enumerate(steps) if s.kind == "relay")
+    move = Tutorial("move")
+    assert "A relay!" in tutorial_line(move, StepsView(steps, relay, Side.S, trace), "B")
+    assert tut.next().part == "their-opening" and Tutorial("done").next().part == "done"
+    assert tutorial_line(Tutorial("done"), opening, "BASE") == "BASE"
+    with pytest.raises(ValueError, match="legal move"):
+        tutorial_move(Position.initial().open("pass").open("pass").end_by_agreement())
