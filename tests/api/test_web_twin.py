@@ -390,3 +390,18 @@ def test_leds_shown_exactly_as_lit(twin: Twin) -> None:
     for hex_colour in lit:
         r, g, b = (int(hex_colour[i : i + 2], 16) for i in (0, 2, 4))
         assert f"rgb({r}, {g}, {b})" in css
+
+
+def test_operator_page_in_plain_words_with_the_configured_level(twin: Twin) -> None:
+    """Issue 10 #10: the form said level 3 (config: 2); "token", "V1–V8", "ply limit"."""
+    page = twin.page(DESKTOP)
+    page.goto(twin.url + "operator")
+    page.wait_for_selector("#conn.up")
+    page.wait_for_selector("#variants input")
+    page.wait_for_function("document.querySelector('#level-v').textContent === '2'")
+    assert page.input_value("#level") == "2"
+    text = page.inner_text("main")
+    assert "token" not in text.lower() and "ply" not in text.lower()
+    assert "Access code" in text and "Stop after … turns" in text
+    assert "Each player may lift up to two pits in the opening (V1)" in text
+    page.close()
