@@ -73,7 +73,7 @@ _LESSONS: dict[tuple[Part, str], str] = {
     "sow on.",
     ("move", "capture"): "You ended in your row after crossing: capture!",
     ("move", "done"): "The move ends when the last seed falls in an empty pit.",
-    ("play-on", "any"): "That is all: play on; your pits that can move breathe.",
+    ("play-on", "idle"): "That is all: play on; your pits that can move breathe.",
 }
 
 

@@ -43,6 +43,7 @@ STATES = (
     "undo",
     "ai-opening",
     "over",
+    "how-to-play",
 )
 
 
@@ -152,6 +153,12 @@ def test_every_guide_state_on_desktop_and_phone(twin: Twin) -> None:
     shot("ai-opening")
     ctl.resign("S")
     shot("over")
+    for page in (desk, phone):
+        page.click("#btn-howto")
+        page.wait_for_selector("#howto[open] #howto-body img")
+    shot("how-to-play")
+    for page in (desk, phone):
+        page.keyboard.press("Escape")
     assert tuple(seen) == STATES
     assert all(
         (SHOTS / f"{name}-{kind}.png").exists() for name in STATES for kind in ("desktop", "phone")

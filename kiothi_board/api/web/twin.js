@@ -231,7 +231,7 @@ function render(st) {
     turnEl.className = "turn";
   } else if (st.stage === "over") {
     turnEl.textContent = "Game over";
-    turnEl.className = "turn over";
+    turnEl.className = "turn ended";
   } else {
     const s = st.position.to_move;
     turnEl.textContent = `${SIDE[s]} to ${st.position.phase === "opening" ? "open" : "move"}${st.ai_to_move ? " · AI" : ""}`;
