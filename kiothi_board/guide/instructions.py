@@ -79,7 +79,8 @@ def instruction(s: Situation) -> str:
     if isinstance(view, RestoreView):
         return restore_instruction(view)
     if isinstance(view, OpeningView):
-        return _opening(view)
+        hint = "" if s.hint is None or view.lifted is not None else _hint(s.hint)
+        return _opening(view) + hint
     if isinstance(view, StepsView):
         return _steps(view, s)
     return _idle(view, s)
@@ -100,11 +101,15 @@ def _idle(view: IdleView, s: Situation) -> str:
         return f"{name} is thinking…" if s.thinking else f"{name} to move."
     if not view.legal:
         return f"{_SIDE[side]} has no move left."
-    hint = "" if s.hint is None else f" Hint: {pit_name(s.hint)} (yellow ring)."
+    hint = "" if s.hint is None else _hint(s.hint)
     return (
         f"{_SIDE[side]} to move: press one of your breathing pits ({_pits(view.legal)}) "
         f"to sow it.{hint}"
     )
+
+
+def _hint(pit: int) -> str:
+    return f" Hint: {pit_name(pit)} (yellow ring)."
 
 
 def _opening(view: OpeningView) -> str:

@@ -412,3 +412,23 @@ def test_operator_page_in_plain_words_with_the_configured_level(twin: Twin) -> N
     assert "Access code" in text and "Stop after … turns" in text
     assert "Each player may lift up to two pits in the opening (V1)" in text
     page.close()
+
+
+def test_hint_ring_is_gone_after_the_next_press(twin: Twin) -> None:
+    """Issue 10 #1: a hint in the opening kept its yellow ring through the placing and on."""
+    ctl, page = twin.ctl, twin.desk
+    ctl.new_game("two", "SN", 5, "step", {})  # RandomOpponent(5) lifts in the opening
+    twin.synced(page)
+    ctl.hint()
+    page.wait_for_function("document.querySelector('#cue').textContent.includes('Hint:')")
+    hinted = page.evaluate("window.kiothiTwin.state.instruction.match(/Hint: (\\w+)/)[1]")
+    yellow = "ffff78" * 16  # the hint cue: the whole ring pale yellow
+    lit = f"document.querySelector('[data-pit=\"{hinted}\"]').dataset.leds"
+    page.wait_for_function(f"{lit} === '{yellow}'")
+    page.click('[data-pit="S10"]')  # the next press: lift S10 for the opening
+    page.wait_for_function("document.querySelector('#cue').textContent.includes('6 left')")
+    page.wait_for_function(f"{lit} !== '{yellow}'")
+    for pit in ("S1", "S2", "S3"):
+        page.click(f'[data-pit="{pit}"]')
+        assert page.evaluate(lit) != yellow
+    assert "Hint" not in page.inner_text("#cue")
