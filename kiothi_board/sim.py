@@ -35,11 +35,12 @@ COMMANDS = {
     "n": "new",
     " ": "pause",
     "v": "walk",
+    "g": "tutorial",
     "?": "help",
 }
 HELP = (
     "keys: 1…0 = S1…S10, q…p = N10…N1, shifted = hold · h hint · z undo · c check · "
-    "a agree · x resign · n new game · space pause · v walk · Ctrl-C quit"
+    "a agree · x resign · n new game · g tutorial · space pause · v walk · Ctrl-C quit"
 )
 
 
@@ -99,6 +100,40 @@ def render_board(frame: Sequence[Sequence[RGB]], state: dict[str, Any]) -> str:
     if state.get("url"):
         status.append(f"web twin: {state['url']}")
     return "\n".join([*lines, "", *status, HELP])
+
+
+ASK_NEW = (
+    "Start a new game? Press y to confirm (this game is stored as abandoned); "
+    "any other key keeps playing."
+)
+
+Action = tuple[str, int | str]
+"""("tap", pit), ("hold", pit) or ("command", name)."""
+
+
+class SimKeys:
+    """Terminal keys to board actions; `n` asks for a `y` first, so no game is lost by a slip."""
+
+    def __init__(self) -> None:
+        """No question pending."""
+        self.prompt: str | None = None
+
+    def feed(self, key: str) -> Action | None:
+        """The action a key asks for (None: nothing, or a question was asked or answered)."""
+        if self.prompt is not None:
+            self.prompt = None
+            return ("command", "new") if key in ("y", "Y") else None
+        if key in KEY_TO_PIT:
+            return ("tap", KEY_TO_PIT[key])
+        if key in HOLD_TO_PIT:
+            return ("hold", HOLD_TO_PIT[key])
+        command = COMMANDS.get(key)
+        if command == "new":
+            self.prompt = ASK_NEW
+            return None
+        if command is None or command == "help":
+            return None
+        return ("command", command)
 
 
 def no_terminal_notice(url: str | None) -> str:

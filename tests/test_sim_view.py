@@ -34,3 +34,18 @@ def test_screen_shows_instruction_message_and_restore_marks() -> None:
     assert " S1:3*" in screen  # the label is the ring's target, marked as changing
     assert "web twin: http://127.0.0.1:8420/" in lines
     assert "stage" not in screen  # no internal stage names for a new player
+
+
+def test_n_asks_before_a_new_game() -> None:
+    """Issue 10 #6: `n` started a new game at once."""
+    from kiothi_board.sim import ASK_NEW, SimKeys
+
+    keys = SimKeys()
+    assert keys.feed("n") is None and keys.prompt == ASK_NEW
+    assert keys.feed("6") is None and keys.prompt is None  # any other key keeps the game
+    assert keys.feed("6") == ("tap", 5)
+    keys.feed("n")
+    assert keys.feed("y") == ("command", "new") and keys.prompt is None
+    assert keys.feed("^") == ("hold", 5)
+    assert keys.feed("g") == ("command", "tutorial")
+    assert keys.feed("?") is None

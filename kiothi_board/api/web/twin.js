@@ -325,7 +325,7 @@ function askNewGame() {
 $("btn-undo").onclick = () => command("undo");
 $("btn-hint").onclick = () => command("hint");
 $("btn-new").onclick = askNewGame;
-$("btn-tutorial").onclick = () => command("new_game", { tutorial: true });
+$("btn-tutorial").onclick = () => command("tutorial");
 $("confirm-yes").onclick = () => { $("confirm").classList.add("hidden"); command("new_game"); };
 $("confirm-no").onclick = () => { $("confirm").classList.add("hidden"); };
 
@@ -367,7 +367,7 @@ document.addEventListener("keydown", (ev) => {
     return;
   }
   const commands = { h: () => command("hint"), z: () => command("undo"), n: askNewGame,
-    t: () => command("new_game", { tutorial: true }), "?": () => openHowto() };
+    g: () => command("tutorial"), "?": () => openHowto() };
   if (commands[key]) { commands[key](); ev.preventDefault(); }
 });
 
