@@ -235,9 +235,12 @@ def test_move_list_items_do_not_overlap(twin: Twin, viewport: dict[str, int]) ->
     page = twin.phone if viewport is PHONE else twin.desk
     n = len(ctl.state()["actions"])
     page.wait_for_function(f"document.querySelectorAll('#moves li').length === {n}")
-    boxes = [li.bounding_box() for li in page.locator("#moves li").all()]
-    assert all(b is not None for b in boxes)
-    assert boxes_overlap(boxes) == []  # type: ignore[arg-type]
+    boxes = page.evaluate(  # in one go: the list is redrawn on every state change
+        "[...document.querySelectorAll('#moves li')].map(li => { const r ="
+        " li.getBoundingClientRect(); return {x: r.x, y: r.y, width: r.width, height: r.height}; })"
+    )
+    assert len(boxes) == n and all(b["height"] > 0 for b in boxes)
+    assert boxes_overlap(boxes) == []
     fits = page.evaluate(
         "(() => { const ol = document.querySelector('#moves').getBoundingClientRect();"
         " return [...document.querySelectorAll('#moves li')].every(li => {"
