@@ -2,6 +2,8 @@
 VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
+# MicroPython for WebAssembly (npm), which the firmware tests run the firmware modules under.
+NPM_STAMP := firmware/wasm/node_modules/.installed-stamp
 
 .PHONY: setup run test lint bench goldens clean
 
@@ -11,7 +13,11 @@ $(STAMP): pyproject.toml scripts/setup-system.sh
 	$(PY) -m pip install -q --disable-pip-version-check -e '.[dev]'
 	touch $(STAMP)
 
-setup: $(STAMP)
+$(NPM_STAMP): firmware/wasm/package.json firmware/wasm/package-lock.json $(STAMP)
+	cd firmware/wasm && npm ci --no-audit --no-fund --loglevel=error
+	touch $(NPM_STAMP)
+
+setup: $(STAMP) $(NPM_STAMP)
 
 run: setup
 	$(VENV)/bin/kiothi-board run
@@ -35,4 +41,4 @@ goldens: setup
 	$(VENV)/bin/pytest tests/rules/test_goldens.py --update-goldens
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache firmware/wasm/node_modules

@@ -64,10 +64,38 @@ def _bench_api(argv: list[str]) -> int | None:
     return main(argv)
 
 
+def _pinout(argv: list[str]) -> int | None:
+    from kiothi_board.tools.pinout import main
+
+    return main(argv)
+
+
+def _bom(argv: list[str]) -> int | None:
+    from kiothi_board.tools.bom import main
+
+    return main(argv)
+
+
+def _doctor(argv: list[str]) -> int | None:
+    from kiothi_board.tools.doctor import main
+
+    return main(argv)
+
+
+def _firmware(argv: list[str]) -> int | None:
+    from kiothi_board.tools.firmware import main
+
+    return main(argv)
+
+
 _DELEGATED: dict[str, tuple[Command, str]] = {
     "engine": (_engine, "speak the engine protocol on stdin/stdout"),
     "match": (_match, "play two engines against each other"),
     "run": (_run, "run the board daemon (--sim: the simulator)"),
+    "pinout": (_pinout, "print and check a pin map (and --write-docs)"),
+    "bom": (_bom, "bill of materials and LED power budget"),
+    "doctor": (_doctor, "self-test: pins, store, link, LEDs, each pit"),
+    "firmware": (_firmware, "firmware install: copy it to a Pico"),
     "guide-pictures": (
         _guide_pictures,
         "draw every LED guide cue as PNG pictures (for docs/led-guide.md)",

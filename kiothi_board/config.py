@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from kiothi_board.errors import ConfigError
+from kiothi_board.hardware.pinmap import load_map
 
 Check = Callable[[Any], str | None]  # returns the reason a value is bad, or None
 
@@ -84,6 +85,8 @@ def default_state_dir() -> str:
     return str(Path(base) / "kiothi-board")
 
 
+_DIRECT = load_map("direct")  # the packaged pin map is the source of the pin defaults
+
 SCHEMA: dict[str, dict[str, Key]] = {
     "board": {
         "input": Key(
@@ -96,11 +99,13 @@ SCHEMA: dict[str, dict[str, Key]] = {
         "heartbeat_timeout": Key((int, float), 0.5, between(0.1, 10)),
         "pins": Key(
             (list,),
-            [4, 17, 27, 22, 5, 6, 13, 19, 26, 21, 20, 16, 12, 25, 24, 23, 7, 8, 11, 9],
+            list(_DIRECT.pits),
             _pin_list(20),
-            "the 20 pit input pins in index order S1…S10, N1…N10",
+            "the 20 pit input pins in index order S1…S10, N1…N10 (default: the direct map)",
         ),
-        "control_pins": Key((list,), [], _pin_list(max_length=4), "up to 4 control buttons"),
+        "control_pins": Key(
+            (list,), list(_DIRECT.controls), _pin_list(max_length=4), "up to 4 control buttons"
+        ),
         "pull_up": Key((bool,), True),
         "sensor": Key((bool,), False, None, "seed sensors: a drop confirms a sowing step"),
         "debounce_ms": Key((int, float), 20, between(0, 500)),
@@ -108,9 +113,14 @@ SCHEMA: dict[str, dict[str, Key]] = {
         "stuck_s": Key((int, float), 30.0, between(1, 3600)),
     },
     "leds": {
-        "output": Key((str,), "auto", one_of("auto", "neopixel", "coprocessor", "sim")),
+        "output": Key(
+            (str,),
+            "auto",
+            one_of("auto", "neopixel", "neopixel-pwm", "coprocessor", "sim"),
+            "neopixel: SPI0 MOSI (GPIO10, no root); neopixel-pwm: rpi_ws281x on leds.pin",
+        ),
         "leds_per_ring": Key((int,), 16, one_of(12, 16, 24)),
-        "pin": Key((str,), "D18"),
+        "pin": Key((str,), "D18", None, "the PWM data pin (neopixel-pwm only)"),
         "brightness": Key((int, float), 0.3, between(0, 1)),
         "max_brightness": Key((int, float), 0.5, between(0, 1)),
         "pixel_order": Key((str,), "GRB", one_of("RGB", "GRB", "RGBW", "GRBW")),

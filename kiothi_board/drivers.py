@@ -181,13 +181,17 @@ class Drivers:
             from kiothi_board.hardware.neopixel import NeoPixelRings
 
             return NeoPixelRings(
-                self.layout(), pin_name=leds["pin"], pixel_order=leds["pixel_order"], **limits
+                self.layout(),
+                bus="pwm" if choice == "neopixel-pwm" else "spi",  # SPI0 MOSI unless asked
+                pin_name=leds["pin"],
+                pixel_order=leds["pixel_order"],
+                **limits,
             )
 
         def open_fake() -> PixelSink:
             return FakePixelSink(leds["leds_per_ring"], keep=4)
 
-        if choice == "neopixel":
+        if choice in ("neopixel", "neopixel-pwm"):
             return self._keep(require("leds.output", choice, "NeoPixel LED output", open_rings))
         if choice == "auto":
             sink, fell = fall_back("leds.output", "NeoPixel LED output", open_rings, open_fake)

@@ -6,6 +6,9 @@ packages=()
 command -v redis-server >/dev/null 2>&1 || packages+=(redis-server)
 # The web twin's browser test drives Debian's Chromium through Playwright (no browser download).
 [ -x /usr/bin/chromium ] || packages+=(chromium)
+# The firmware tests run MicroPython (WebAssembly, from npm: firmware/wasm) under Node.
+command -v node >/dev/null 2>&1 || packages+=(nodejs)
+command -v npm >/dev/null 2>&1 || packages+=(npm)
 if [ ${#packages[@]} -eq 0 ]; then
     exit 0
 fi

@@ -135,7 +135,9 @@ class FrameDecodeError(ValueError):
 
     def __init__(self, reason: int, message: str) -> None:
         """Keep the E_* `reason` for counting and ERROR replies."""
-        ValueError.__init__(self, message)
+        # super(), not ValueError.__init__(self, …): MicroPython's built-in types have no
+        # __init__ attribute, so that spelling raised AttributeError on the RP2040.
+        super().__init__(message)
         self.reason = reason
 
 

@@ -20,6 +20,7 @@ from typing import Any
 from kiothi_board.errors import ConfigError, LinkError
 from kiothi_board.hardware.edges import QueuedPitInput
 from kiothi_board.hardware.frames import PITS
+from kiothi_board.hardware.pinmap import load_map
 from kiothi_board.hardware.protocols import Clock
 
 __all__ = ["DEFAULT_CONTROL_PINS", "DEFAULT_PIT_PINS", "GpioPitInput"]
@@ -28,13 +29,15 @@ log = logging.getLogger(__name__)
 
 PinName = int | str
 
-DEFAULT_PIT_PINS: tuple[int, ...] = (4, 5, 6, 7, 8, 9, 10, 11, 12, 13)
-DEFAULT_PIT_PINS += (16, 17, 19, 20, 21, 22, 23, 24, 25, 26)
-"""The pin map of hardware/README.md, BCM numbers for pits S1…S10, N1…N10. It leaves GPIO18
-for the NeoPixel data line and GPIO14/15 for the co-processor UART."""
+_DIRECT = load_map("direct")
 
-DEFAULT_CONTROL_PINS: tuple[int, ...] = (2, 3, 27)
-"""Control buttons 0…2 (GPIO3 also wakes a halted Pi, so control 1 doubles as power)."""
+DEFAULT_PIT_PINS: tuple[int, ...] = _DIRECT.pits
+"""BCM numbers for pits S1…S10, N1…N10, from the packaged direct map
+(kiothi_board/hardware/maps/direct.toml). It leaves SPI0 (GPIO 9–11) for the LED chain,
+GPIO18 for the PWM option and GPIO14/15 for the UART."""
+
+DEFAULT_CONTROL_PINS: tuple[int, ...] = _DIRECT.controls
+"""Control buttons of the direct map (none: the header has no pin left for them)."""
 
 
 class GpioPitInput(QueuedPitInput):

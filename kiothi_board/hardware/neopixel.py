@@ -1,9 +1,13 @@
-"""The 20 NeoPixel rings on one data line, through adafruit-circuitpython-neopixel.
+"""The 20 NeoPixel rings on one data line: SPI0 MOSI (default) or PWM.
 
-`neopixel` and `board` (Adafruit Blinka) are imported lazily, or injected: tests pass tiny
-fake modules, so nothing here needs a Pi. The frame is mapped to the chain by a
-`RingLayout`, scaled by the current limiter so the estimated draw fits the LED supply, and
-written with `auto_write=False` + one `show()` per frame (one transmission per frame).
+`bus="spi"` (the default) drives the chain from SPI0 MOSI (GPIO10) with
+adafruit-circuitpython-neopixel-spi: no root, no audio conflict, the same on a Pi 3, 4, 5 and
+Zero 2 W. `bus="pwm"` uses adafruit-circuitpython-neopixel (rpi_ws281x) on `pin_name`: root,
+analog audio off, no Pi 5. `neopixel_spi` / `neopixel` and `board` (Adafruit Blinka) are
+imported lazily, or injected: tests pass tiny fake modules, so nothing here needs a Pi.
+The frame is mapped to the chain by a `RingLayout`, scaled by the current limiter so the
+estimated draw fits the LED supply, and written with `auto_write=False` + one `show()` per
+frame (one transmission per frame).
 """
 
 from __future__ import annotations
@@ -12,7 +16,6 @@ import importlib
 import logging
 import threading
 from itertools import permutations
-from types import ModuleType
 from typing import Any
 
 from kiothi_board.errors import ConfigError, LinkError
@@ -20,12 +23,15 @@ from kiothi_board.hardware.chain import LimitedChain
 from kiothi_board.hardware.layout import RingLayout
 from kiothi_board.hardware.protocols import Frame
 
-__all__ = ["PIXEL_ORDERS", "NeoPixelRings"]
+__all__ = ["BUSES", "PIXEL_ORDERS", "NeoPixelRings"]
 
 log = logging.getLogger(__name__)
 
 PIXEL_ORDERS = tuple("".join(p) for p in permutations("RGB"))
 """Colour orders of 3-channel rings (most WS2812B rings are GRB)."""
+
+BUSES = ("spi", "pwm")
+"""How the data line is driven: SPI0 MOSI (neopixel_spi) or PWM on a pin (rpi_ws281x)."""
 
 
 class NeoPixelRings(LimitedChain):
@@ -35,6 +41,7 @@ class NeoPixelRings(LimitedChain):
         self,
         layout: RingLayout,
         *,
+        bus: str = "spi",
         pin_name: str = "D18",
         brightness: float = 0.3,
         max_brightness: float = 0.5,
@@ -45,11 +52,15 @@ class NeoPixelRings(LimitedChain):
     ) -> None:
         """Open the chain.
 
-        `brightness` (0…1) is capped at `max_brightness`, the limit the supply and the
-        players' eyes were planned for. `supply_milliamps` is the current available to the
+        `bus` is "spi" (SPI0 MOSI; `neopixel_module` is then the `neopixel_spi` module) or
+        "pwm" (`pin_name`, e.g. "D18"; `neopixel_module` is `neopixel`). `brightness` (0…1)
+        is capped at `max_brightness`, the limit the supply and the players' eyes were planned
+        for. `supply_milliamps` is the current available to the
         LEDs (None: no limit). Raises ConfigError for bad values, LinkError if the LED
         driver cannot be opened (not a Pi, no permission, no such pin).
         """
+        if bus not in BUSES:
+            raise ConfigError(f"bus must be one of {BUSES}, got {bus!r}")
         if pixel_order not in PIXEL_ORDERS:
             raise ConfigError(f"pixel_order must be one of {PIXEL_ORDERS}, got {pixel_order!r}")
         super().__init__(
@@ -60,18 +71,43 @@ class NeoPixelRings(LimitedChain):
         )
         self._lock = threading.Lock()
         self._closed = False
+        self.bus = bus
+        if bus == "spi":
+            self._pixels = self._open_spi(neopixel_module, board_module, pixel_order)
+        else:
+            self._pixels = self._open_pwm(neopixel_module, board_module, pin_name, pixel_order)
+
+    def _open_spi(self, neopixel_spi: Any, board: Any, pixel_order: str) -> Any:
         try:
-            neopixel = neopixel_module or importlib.import_module("neopixel")
-            board: ModuleType | Any = board_module or importlib.import_module("board")
+            neopixel_spi = neopixel_spi or importlib.import_module("neopixel_spi")
+            board = board or importlib.import_module("board")
+            spi = board.SPI()
+        except Exception as exc:  # ImportError, no SPI on this board, /dev/spidev0.0 missing
+            raise LinkError(f"cannot open SPI0 for the NeoPixels: {exc}") from exc
+        try:
+            return neopixel_spi.NeoPixel_SPI(
+                spi,
+                self.layout.total_leds,
+                brightness=self._brightness,
+                auto_write=False,
+                pixel_order=pixel_order,
+            )
+        except Exception as exc:
+            raise LinkError(f"cannot open NeoPixels on SPI0 MOSI: {exc}") from exc
+
+    def _open_pwm(self, neopixel: Any, board: Any, pin_name: str, pixel_order: str) -> Any:
+        try:
+            neopixel = neopixel or importlib.import_module("neopixel")
+            board = board or importlib.import_module("board")
             pin = getattr(board, pin_name)
         except AttributeError as exc:
             raise ConfigError(f"no pin {pin_name!r} on this board: {exc}") from exc
         except Exception as exc:  # ImportError, or Blinka refusing an unknown board
             raise LinkError(f"cannot load the NeoPixel driver for {pin_name!r}: {exc}") from exc
         try:
-            self._pixels = neopixel.NeoPixel(
+            return neopixel.NeoPixel(
                 pin,
-                layout.total_leds,
+                self.layout.total_leds,
                 brightness=self._brightness,
                 auto_write=False,
                 pixel_order=pixel_order,
@@ -127,4 +163,4 @@ class NeoPixelRings(LimitedChain):
         self.close()
 
     def __repr__(self) -> str:
-        return f"NeoPixelRings({self.layout!r}, brightness={self._brightness!r})"
+        return f"NeoPixelRings({self.layout!r}, bus={self.bus!r}, brightness={self._brightness!r})"

@@ -9,18 +9,21 @@ import pytest
 
 from kiothi_board.errors import ConfigError
 from kiothi_board.hardware.clock import FakeClock
-from kiothi_board.hardware.gpio import DEFAULT_CONTROL_PINS, DEFAULT_PIT_PINS, GpioPitInput
+from kiothi_board.hardware.gpio import DEFAULT_PIT_PINS, GpioPitInput
 from kiothi_board.hardware.protocols import InputEvent, PitInput
 
 PINS = list(DEFAULT_PIT_PINS)
-CONTROLS = list(DEFAULT_CONTROL_PINS)
+CONTROLS = [18, 14, 15]  # the direct map has no controls; any pins free in it
+# GPIO2/3 have fixed pull-ups (only active-low buttons): floating-input tests use 9/10 instead.
+FLOATING = [9, 10, *PINS[2:]]
 
 
 def make(
     mock_factory: Any, clock: FakeClock, **kwargs: Any
 ) -> tuple[GpioPitInput, list[InputEvent]]:
     kwargs.setdefault("control_pins", CONTROLS)
-    pins = GpioPitInput(PINS, clock=clock, pin_factory=mock_factory, **kwargs)
+    pin_list = kwargs.pop("pins", PINS)
+    pins = GpioPitInput(pin_list, clock=clock, pin_factory=mock_factory, **kwargs)
     got: list[InputEvent] = []
     pins.start(got.append)
     return pins, got
@@ -98,7 +101,7 @@ def test_seed_sensors_report_drops(mock_factory: Any, clock: FakeClock) -> None:
 
 
 def test_active_high_wiring(mock_factory: Any, clock: FakeClock) -> None:
-    pins, got = make(mock_factory, clock, control_pins=(), pull_up=False)
+    pins, got = make(mock_factory, clock, control_pins=(), pull_up=False, pins=FLOATING)
     mock_factory.pin(PINS[5]).drive_high()
     clock.advance(0.1)
     pins.poll()
@@ -108,11 +111,17 @@ def test_active_high_wiring(mock_factory: Any, clock: FakeClock) -> None:
 
 def test_pin_active_at_start_is_debounced(mock_factory: Any, clock: FakeClock) -> None:
     # external pull-ups (pull_up=None): the mock pin keeps the level we drive before start
-    for pin in PINS:
+    for pin in FLOATING:
         mock_factory.pin(pin).drive_high()
     mock_factory.pin(PINS[7]).drive_low()
     pins, got = make(
-        mock_factory, clock, control_pins=(), pull_up=None, active_state=False, stuck_time=5.0
+        mock_factory,
+        clock,
+        control_pins=(),
+        pull_up=None,
+        active_state=False,
+        stuck_time=5.0,
+        pins=FLOATING,
     )
     clock.advance(6.0)
     pins.poll()
@@ -196,4 +205,4 @@ def test_bad_timing_is_a_config_error(mock_factory: Any, clock: FakeClock) -> No
 
 def test_default_pin_factory_is_used(mock_factory: Any) -> None:
     with GpioPitInput(PINS, clock=FakeClock()) as pins:
-        assert "GpioPitInput([4, 5" in repr(pins)
+        assert "GpioPitInput([2, 3, 4, 17" in repr(pins)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from types import SimpleNamespace
 from typing import Any, ClassVar
 
@@ -130,6 +131,7 @@ FAKE_BOARD = SimpleNamespace(D18="pin-18", D10="pin-10")
 
 def rings(**kwargs: Any) -> tuple[NeoPixelRings, FakeNeoPixel]:
     kwargs.setdefault("layout", RingLayout(leds_per_ring=12))
+    kwargs.setdefault("bus", "pwm")
     sink = NeoPixelRings(neopixel_module=FAKE_NEOPIXEL, board_module=FAKE_BOARD, **kwargs)
     return sink, FakeNeoPixel.instances[-1]
 
@@ -192,6 +194,69 @@ def test_neopixel_driver_failures_are_link_errors() -> None:
     with pytest.raises(LinkError, match="needs root"):
         NeoPixelRings(
             RingLayout(),
+            bus="pwm",
             neopixel_module=SimpleNamespace(NeoPixel=refuse),
             board_module=FAKE_BOARD,
+        )
+
+
+class FakeSPI:
+    """Blinka's `board.SPI()`: the SPI0 bus (SCLK GPIO11, MOSI GPIO10, MISO GPIO9)."""
+
+
+class FakeNeoPixelSPI(FakeNeoPixel):
+    """adafruit-circuitpython-neopixel-spi's NeoPixel_SPI(spi, n, ...), recorded."""
+
+    def __init__(
+        self, spi: object, n: int, *, brightness: float, auto_write: bool, pixel_order: str
+    ) -> None:
+        super().__init__(
+            spi, n, brightness=brightness, auto_write=auto_write, pixel_order=pixel_order
+        )
+
+
+class FakeSpiBoard:
+    def __init__(self, fail: Exception | None = None) -> None:
+        self.buses: list[FakeSPI] = []
+        self.fail = fail
+
+    def SPI(self) -> FakeSPI:
+        if self.fail is not None:
+            raise self.fail
+        self.buses.append(FakeSPI())
+        return self.buses[-1]
+
+
+def test_spi_is_the_default_bus_and_needs_no_pin(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the real driver imports neopixel_spi and board lazily: give it fakes in sys.modules
+    board = FakeSpiBoard()
+    monkeypatch.setitem(sys.modules, "neopixel_spi", SimpleNamespace(NeoPixel_SPI=FakeNeoPixelSPI))
+    monkeypatch.setitem(sys.modules, "board", board)
+    sink = NeoPixelRings(RingLayout(leds_per_ring=16), brightness=0.3, pixel_order="GRB")
+    pixels = FakeNeoPixel.instances[-1]
+    assert isinstance(pixels, FakeNeoPixelSPI) and sink.bus == "spi"
+    assert pixels.pin is board.buses[0]  # the SPI bus object, not a pin
+    assert (pixels.n, pixels.auto_write, pixels.pixel_order, pixels.brightness) == (
+        320,
+        False,
+        "GRB",
+        0.3,
+    )
+    sink.show(marked_frame(16))
+    assert pixels.shown[-1][:2] == [(0, 0, 7), (0, 1, 7)] and pixels.shown[-1][16] == (1, 0, 7)
+    sink.close()
+    assert pixels.shown[-1] == [(0, 0, 0)] * 320 and pixels.deinited == 1
+
+
+def test_spi_failures_are_link_errors_and_bad_bus_is_a_config_error() -> None:
+    spi_module = SimpleNamespace(NeoPixel_SPI=FakeNeoPixelSPI)
+    with pytest.raises(LinkError, match=r"cannot open SPI0.*No such file.*spidev0\.0"):
+        NeoPixelRings(
+            RingLayout(),
+            neopixel_module=spi_module,
+            board_module=FakeSpiBoard(FileNotFoundError("No such file: /dev/spidev0.0")),
+        )
+    with pytest.raises(ConfigError, match="'i2c'"):
+        NeoPixelRings(
+            RingLayout(), bus="i2c", neopixel_module=spi_module, board_module=FakeSpiBoard()
         )

@@ -1,0 +1,311 @@
+"""`kiothi-board doctor`: a self-test for the person who just wired 20 buttons and 320 LEDs.
+
+Checks, in order: versions; the config; the pin map; the SPI setup; the game store
+(`PRAGMA integrity_check`); the co-processor link (hello, firmware version) when one is
+configured; an LED walk (each ring in turn, then all rings at the brightness cap, with the
+estimated current); "press each pit" in turn, reporting stuck (active at start), dead
+(never pressed within the timeout) and crossed (another pit answered) inputs. Prints a
+summary table (or `--json`); exit status 1 if any check failed, 2 for an unreadable config.
+Clock, pin factory, link, LED sink, prompts and waits are injected, so tests run it through
+gpiozero's MockFactory and the co-processor simulator without sleeping.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sqlite3
+import sys
+import threading
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from kiothi_board.config import Config, default_state_dir, load
+from kiothi_board.errors import ConfigError, KiothiError
+from kiothi_board.hardware.layout import RingLayout, estimate_milliamps, limit_current
+from kiothi_board.hardware.link import CoprocessorLink
+from kiothi_board.hardware.pinmap import PIT_NAMES, check_map, map_from_config
+from kiothi_board.hardware.protocols import Clock, PixelSink
+from kiothi_board.tools import bom, doctor_checks
+from kiothi_board.tools.doctor_checks import Check
+from kiothi_board.tools.doctor_io import GpioLevels, LinkLevels, RawInputs
+
+__all__ = ["Check", "Doctor", "main", "report"]
+
+PIT_MASK = (1 << len(PIT_NAMES)) - 1
+WHITE = (255, 255, 255)
+
+
+class Doctor:
+    """Runs the checks against one config; see the module docstring."""
+
+    def __init__(
+        self,
+        config: Config,
+        *,
+        clock: Clock,
+        prompt: Callable[[str], None],
+        wait: Callable[[float], None] | None = None,
+        pause: Callable[[float], None] | None = None,
+        say: Callable[[str], None] = lambda _: None,
+        pin_factory: Any = None,
+        link_factory: Callable[[str], CoprocessorLink] | None = None,
+        sink_factory: Callable[[Config, CoprocessorLink | None], PixelSink] | None = None,
+        press_timeout: float = 10.0,
+        link_timeout: float = 3.0,
+        led_step: float = 0.4,
+        root: Path = Path("/"),
+        state_dir: str | None = None,
+    ) -> None:
+        """`prompt(text)` asks the person to act; `wait(s)` blocks for input or s seconds
+        (default: the input source's event); `pause(s)` holds an LED step on show."""
+        self.config = config
+        self.clock = clock
+        self.prompt = prompt
+        self._wait = wait
+        self._pause = pause or _real_pause
+        self.say = say
+        self.pin_factory = pin_factory
+        self.link_factory = link_factory or self._open_link
+        self.sink_factory = sink_factory or doctor_checks.open_sink
+        self.press_timeout = press_timeout
+        self.link_timeout = link_timeout
+        self.led_step = led_step
+        self.root = root
+        self.state_dir = state_dir
+        self.link: CoprocessorLink | None = None
+        self.inputs: RawInputs | None = None
+        self.model = doctor_checks.detect_model(root)
+
+    # ------------------------------------------------------------------ the run
+    def run(self, *, leds: bool = True, press: bool = True) -> list[Check]:
+        """Every check, in order; hardware is released at the end."""
+        try:
+            checks = [
+                doctor_checks.versions(self.config),
+                Check("config", "ok", f"{self.config.source}: valid"),
+                self.pin_map(),
+                doctor_checks.pin_factory(self.config, self.model, self.pin_factory),
+                doctor_checks.spi(self.config, self.root, self.model),
+                self.store(),
+                self.link_check(),
+            ]
+            if leds:
+                checks.append(self.led_walk())
+            if press:
+                checks.append(self.press_each_pit())
+            return checks
+        finally:
+            self.close()
+
+    def close(self) -> None:
+        """Release the inputs and the link."""
+        if self.inputs is not None:
+            self.inputs.close()
+            self.inputs = None
+        if self.link is not None:
+            self.link.close()
+            self.link = None
+
+    # ------------------------------------------------------------------ checks
+    def pin_map(self) -> Check:
+        """The config's wiring, checked for the detected model."""
+        pin_map, problems = map_from_config(self.config["board"], self.config["leds"])
+        model = self.model if self.model in pin_map.header.models else None
+        problems = problems or check_map(pin_map, model)
+        where = f"{pin_map.name} map on {model or 'any model'}"
+        if problems:
+            return Check("pin map", "fail", f"{where}: " + "; ".join(map(str, problems)))
+        return Check("pin map", "ok", f"{where}: no pin used twice or on a bus")
+
+    def store(self) -> Check:
+        """`PRAGMA integrity_check` on the SQLite store (read-only)."""
+        cfg = self.config["store"]
+        if cfg["backend"] != "sqlite":
+            return Check("store", "skip", f"{cfg['backend']} store: not checked here")
+        path = Path(cfg["path"] or Path(self.state_dir or default_state_dir()) / "games.sqlite3")
+        if not path.exists():
+            return Check("store", "skip", f"{path}: no store yet (made on the first run)")
+        try:
+            db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        except sqlite3.Error as exc:
+            return Check("store", "fail", f"{path}: cannot open: {exc}")
+        try:
+            rows = [r[0] for r in db.execute("PRAGMA integrity_check")]
+            tables = db.execute("SELECT count(*) FROM sqlite_master WHERE type = 'table'")
+            count = tables.fetchone()[0]
+        except sqlite3.Error as exc:
+            return Check("store", "fail", f"{path}: {exc}")
+        finally:
+            db.close()
+        if rows != ["ok"]:
+            return Check("store", "fail", f"{path}: integrity_check: " + "; ".join(rows[:3]))
+        return Check("store", "ok", f"{path}: integrity ok ({count} tables)")
+
+    def _open_link(self, port: str) -> CoprocessorLink:
+        return CoprocessorLink(
+            port, clock=self.clock, heartbeat_timeout=self.config["board"]["heartbeat_timeout"]
+        )
+
+    def link_check(self) -> Check:
+        """Hello and firmware version, when a co-processor is configured."""
+        board, leds = self.config["board"], self.config["leds"]
+        if "coprocessor" not in (board["input"], leds["output"]):
+            return Check("link", "skip", "no co-processor configured")
+        try:
+            self.link = self.link_factory(board["port"])
+        except KiothiError as exc:
+            return Check("link", "fail", str(exc))
+        if not self.link.wait_up(self.link_timeout):
+            why = self.link.error or "no HELLO_ACK"
+            return Check("link", "fail", f"{board['port']}: no answer: {why}")
+        info = self.link.device
+        assert info is not None
+        version = ".".join(map(str, info.firmware))
+        detail = (
+            f"{board['port']}: firmware {version}, protocol {info.protocol}, {info.pits} pits, "
+            f"{info.controls} controls, {info.leds_per_ring} LEDs per ring"
+        )
+        data = {"firmware": version, "pits": info.pits, "controls": info.controls}
+        wanted = leds["leds_per_ring"]
+        if leds["output"] == "coprocessor" and info.leds_per_ring != wanted:
+            return Check("link", "fail", f"{detail}; the config wants {wanted}", data)
+        return Check("link", "ok", detail, data)
+
+    def led_walk(self) -> Check:
+        """Each ring in turn, then all rings at the brightness cap; the estimated current."""
+        leds = self.config["leds"]
+        if leds["output"] == "sim":
+            return Check("leds", "skip", "leds.output = sim")
+        if leds["output"] == "coprocessor" and self.link is None:
+            return Check("leds", "fail", "no co-processor link for the LEDs")
+        try:
+            sink = self.sink_factory(self.config, self.link)
+        except KiothiError as exc:
+            return Check("leds", "fail", str(exc))
+        n = sink.leds_per_ring
+        cap = float(leds["max_brightness"])
+        dark = [[(0, 0, 0)] * n for _ in PIT_NAMES]
+        try:
+            for pit, name in enumerate(PIT_NAMES):
+                self.say(f"LED walk: ring {name} lit (white); every other ring dark")
+                sink.show([[WHITE] * n if p == pit else dark[p] for p in range(len(PIT_NAMES))])
+                self._pause(self.led_step)
+            self.say(f"LED walk: all rings white at the brightness cap {cap}")
+            full = [[WHITE] * n for _ in PIT_NAMES]
+            sink.show(full)
+            self._pause(self.led_step * 3)
+            sink.show(dark)
+        except KiothiError as exc:
+            return Check("leds", "fail", f"showing a frame failed: {exc}")
+        finally:
+            sink.close()
+        chain = RingLayout(n).to_chain(full)
+        asked = estimate_milliamps(chain, brightness=cap)
+        supply = float(leds["supply_milliamps"])
+        drawn = estimate_milliamps(limit_current(chain, supply, brightness=cap), brightness=cap)
+        ring = estimate_milliamps([WHITE] * n, brightness=cap)
+        data = {"ring_ma": round(ring), "all_ma": round(asked), "limited_ma": round(drawn)}
+        detail = (
+            f"{len(PIT_NAMES)} rings walked (one ring ≈ {ring / 1000:.2f} A); all rings at the "
+            f"cap {cap}: {asked / 1000:.2f} A estimated, {drawn / 1000:.2f} A after the limiter "
+            f"(supply_milliamps {supply:.0f}). Look for a ring that stayed dark or lit out of turn"
+        )
+        return Check("leds", "ok", detail, data | {"budget": bom.budget(self.config).limit_ma})
+
+    def _source(self) -> RawInputs | Check:
+        board = self.config["board"]
+        if board["input"] == "sim":
+            return Check("pits", "skip", "board.input = sim")
+        try:
+            if board["input"] == "coprocessor":
+                if self.link is None or not self.link.is_up:
+                    return Check("pits", "fail", "no co-processor link for the pits")
+                source = LinkLevels(self.link)
+                self.inputs = source
+                if not source.status_seen.wait(self.link_timeout):
+                    return Check("pits", "fail", "the co-processor sends no STATUS")
+                return source
+            self.inputs = GpioLevels(
+                list(board["pins"]), pull_up=board["pull_up"], pin_factory=self.pin_factory
+            )
+            return self.inputs
+        except KiothiError as exc:
+            return Check("pits", "fail", str(exc))
+
+    def press_each_pit(self) -> Check:
+        """Prompt for each pit in turn; stuck, dead and crossed inputs are failures."""
+        source = self._source()
+        if isinstance(source, Check):
+            return source
+        wait = self._wait or source.wait
+        stuck = source.levels() & PIT_MASK
+        results: dict[str, str] = {}
+        for pit, name in enumerate(PIT_NAMES):
+            if stuck >> pit & 1:
+                results[name] = "stuck"
+                continue
+            mark = source.mark()
+            self.prompt(f"press {name}")
+            deadline = self.clock.now() + self.press_timeout
+            answer = doctor_checks.first_answer(source, mark, stuck, self.clock, wait, deadline)
+            if answer is None:
+                results[name] = "dead"
+                continue
+            results[name] = "ok" if answer == pit else f"crossed:{PIT_NAMES[answer]}"
+            deadline = self.clock.now() + self.press_timeout
+            doctor_checks.await_release(source, answer, self.clock, wait, deadline)
+        return doctor_checks.pits_check(results)
+
+
+def _real_pause(seconds: float) -> None:
+    threading.Event().wait(seconds)  # the LED step stays on show for the person to see
+
+
+def report(checks: Sequence[Check]) -> str:
+    """The summary table."""
+    width = max(len(c.name) for c in checks)
+    lines = [f"{'check':{width}}  status  detail", f"{'-' * width}  ------  ------"]
+    lines += [f"{c.name:{width}}  {c.status:6}  {c.detail}" for c in checks]
+    failed = [c.name for c in checks if c.status == "fail"]
+    lines.append("\n" + (f"FAILED: {', '.join(failed)}" if failed else "all checks passed"))
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str]) -> int:
+    """`kiothi-board doctor [--config FILE] [--json] [--no-leds] [--no-press] [--timeout S]`."""
+    parser = argparse.ArgumentParser(prog="kiothi-board doctor", description=__doc__)
+    parser.add_argument("--config", help="TOML configuration file (default: built-in)")
+    parser.add_argument("--json", action="store_true", help="print the results as JSON")
+    parser.add_argument("--no-leds", action="store_true", help="skip the LED walk")
+    parser.add_argument("--no-press", action="store_true", help="skip 'press each pit'")
+    parser.add_argument("--timeout", type=float, default=10.0, help="seconds per pit press")
+    parser.add_argument("--state-dir", help="where the store is (default: as the daemon)")
+    args = parser.parse_args(argv)
+    try:
+        config = load(args.config) if args.config else load(None)
+    except ConfigError as exc:
+        print(f"kiothi-board doctor: {exc}", file=sys.stderr)
+        return 2
+    from kiothi_board.hardware.clock import SystemClock
+
+    def tell(text: str) -> None:
+        print(text, file=sys.stderr, flush=True)
+
+    doctor = Doctor(
+        config,
+        clock=SystemClock(),
+        prompt=lambda text: tell(f"{text.capitalize()} now (within {args.timeout:g} s) …"),
+        say=tell,
+        press_timeout=args.timeout,
+        state_dir=args.state_dir,
+    )
+    checks = doctor.run(leds=not args.no_leds, press=not args.no_press)
+    if args.json:
+        rows = [{"name": c.name, "status": c.status, "detail": c.detail, **c.data} for c in checks]
+        ok = all(c.status != "fail" for c in checks)
+        print(json.dumps({"ok": ok, "checks": rows}, indent=2))
+    else:
+        print(report(checks))
+    return 1 if any(c.status == "fail" for c in checks) else 0

@@ -1,0 +1,229 @@
+"""The parts of `kiothi-board doctor` that need no state: versions, model, SPI, LED sink,
+the waits of the press test and its verdict."""
+
+from __future__ import annotations
+
+import platform
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from importlib import metadata
+from pathlib import Path
+from typing import Any, Literal
+
+from kiothi_board import __version__
+from kiothi_board.config import Config
+from kiothi_board.hardware.layout import RingLayout
+from kiothi_board.hardware.link import CoprocessorLink
+from kiothi_board.hardware.pinmap import PIT_NAMES
+from kiothi_board.hardware.protocols import Clock, PixelSink
+from kiothi_board.tools import bom
+from kiothi_board.tools.doctor_io import RawInputs
+
+Status = Literal["ok", "warn", "fail", "skip"]
+
+PACKAGES = (
+    "gpiozero",
+    "lgpio",
+    "adafruit-blinka",
+    "adafruit-circuitpython-neopixel-spi",
+    "adafruit-circuitpython-neopixel",
+    "pyserial",
+    "mpremote",
+)
+MODELS = (  # /proc/device-tree/model text → pin-map model
+    ("Raspberry Pi 5", "pi5"),
+    ("Raspberry Pi Zero 2", "zero2w"),
+    ("Raspberry Pi 4", "pi4"),
+    ("Raspberry Pi 400", "pi4"),
+    ("Raspberry Pi Compute Module 4", "pi4"),
+    ("Raspberry Pi 3", "pi3"),
+)
+
+
+@dataclass(slots=True)
+class Check:
+    """One line of the summary."""
+
+    name: str
+    status: Status
+    detail: str
+    data: dict[str, Any] = field(default_factory=dict)
+
+
+def detect_model(root: Path) -> str | None:
+    """The Pi model from the device tree under `root`, None when not a (known) Pi."""
+    try:
+        text = (root / "proc/device-tree/model").read_bytes().decode(errors="replace")
+    except OSError:
+        return None
+    for prefix, model in MODELS:
+        if text.startswith(prefix):
+            return model
+    return None
+
+
+def _version(name: str) -> str | None:
+    try:
+        return metadata.version(name)
+    except metadata.PackageNotFoundError:
+        return None
+
+
+def versions(config: Config) -> Check:
+    """kiothi-board, Python and the hardware packages; warn when a needed one is missing."""
+    found = {name: _version(name) for name in PACKAGES}
+    board, leds = config["board"], config["leds"]
+    needed = []
+    if board["input"] in ("gpio", "auto"):
+        needed += ["gpiozero", "lgpio"]
+    if leds["output"] in ("neopixel", "auto"):
+        needed += ["adafruit-blinka", "adafruit-circuitpython-neopixel-spi"]
+    if leds["output"] == "neopixel-pwm":
+        needed += ["adafruit-blinka", "adafruit-circuitpython-neopixel"]
+    if "coprocessor" in (board["input"], leds["output"]):
+        needed += ["pyserial"]
+    missing = [name for name in needed if found[name] is None]
+    have = ", ".join(f"{n} {v}" for n, v in found.items() if v)
+    detail = f"kiothi-board {__version__}, Python {platform.python_version()}; {have or 'none'}"
+    if missing:
+        detail += f"; missing for this config: {', '.join(missing)} (pip install '.[pi]')"
+    return Check("versions", "warn" if missing else "ok", detail, {"packages": found})
+
+
+def pin_factory(config: Config, model: str | None, injected: Any) -> Check:
+    """Which gpiozero pin factory the GPIO inputs get (lgpio on Bookworm, Pi 5 included)."""
+    if config["board"]["input"] not in ("gpio", "auto"):
+        return Check("gpio", "skip", f"board.input = {config['board']['input']}")
+    if injected is not None:
+        return Check("gpio", "ok", f"pin factory {type(injected).__name__} (injected)")
+    if model is None:
+        return Check("gpio", "skip", "not a Raspberry Pi (no /proc/device-tree/model)")
+    try:
+        from gpiozero import Device  # type: ignore[import-untyped]  # lazy: a Pi library
+
+        factory = Device._default_pin_factory()
+    except Exception as exc:  # ImportError, BadPinFactory
+        return Check("gpio", "fail", f"no gpiozero pin factory: {exc} (pip install lgpio)")
+    name = type(factory).__name__
+    status: Status = "ok" if name == "LGPIOFactory" or model != "pi5" else "fail"
+    return Check("gpio", status, f"pin factory {name} on {model}")
+
+
+def spi(config: Config, root: Path, model: str | None) -> Check:
+    """SPI0 enabled, spidev's buffer big enough for one frame, the core clock fixed."""
+    output = config["leds"]["output"]
+    if output not in ("neopixel", "auto"):
+        return Check("spi", "skip", f"leds.output = {output}: SPI not used")
+    budget = bom.budget(config)
+    if not (root / "dev/spidev0.0").exists():
+        status: Status = "fail" if output == "neopixel" else "warn"
+        return Check(
+            "spi",
+            status,
+            "no /dev/spidev0.0: add dtparam=spi=on and dtoverlay=spi0-0cs to "
+            "/boot/firmware/config.txt and reboot",
+        )
+    problems = []
+    try:
+        bufsiz = int((root / "sys/module/spidev/parameters/bufsiz").read_text().strip())
+    except (OSError, ValueError):
+        bufsiz = bom.SPIDEV_DEFAULT_BUFSIZ
+    if bufsiz < budget.spi_bytes:
+        problems.append(
+            f"a frame is {budget.spi_bytes} SPI bytes but spidev.bufsiz is {bufsiz}: add "
+            f"spidev.bufsiz={max(budget.spidev_bufsiz, 32768)} to /boot/firmware/cmdline.txt"
+        )
+    if model in ("pi3", "pi4", "zero2w"):
+        try:
+            boot = (root / "boot/firmware/config.txt").read_text()
+        except OSError:
+            boot = ""
+        if not re.search(r"^\s*core_freq(_min)?\s*=", boot, re.MULTILINE):
+            want = "core_freq=500, core_freq_min=500" if model == "pi4" else "core_freq=250"
+            problems.append(f"set {want} in /boot/firmware/config.txt (stable SPI timing)")
+    if problems:
+        return Check("spi", "warn", "; ".join(problems))
+    return Check("spi", "ok", f"/dev/spidev0.0, bufsiz {bufsiz} ≥ {budget.spi_bytes} bytes")
+
+
+def open_sink(config: Config, link: CoprocessorLink | None) -> PixelSink:
+    """The LED sink the daemon would use, at the brightness cap (KiothiError if it cannot)."""
+    leds = config["leds"]
+    layout_keys: dict[str, Any] = {
+        "leds_per_ring": leds["leds_per_ring"],
+        "offset": leds["offset"],
+        "direction": leds["direction"],
+    }
+    if leds["chain"]:
+        layout_keys["chain"] = leds["chain"]
+    layout = RingLayout.from_config(layout_keys)
+    cap = leds["max_brightness"]
+    if leds["output"] == "coprocessor":
+        from kiothi_board.hardware.link import LinkPixelSink
+
+        assert link is not None
+        return LinkPixelSink(
+            link, layout, brightness=cap, max_brightness=cap,
+            supply_milliamps=leds["supply_milliamps"],
+        )  # fmt: skip
+    from kiothi_board.hardware.neopixel import NeoPixelRings
+
+    return NeoPixelRings(
+        layout,
+        bus="pwm" if leds["output"] == "neopixel-pwm" else "spi",
+        pin_name=leds["pin"],
+        brightness=cap,
+        max_brightness=cap,
+        pixel_order=leds["pixel_order"],
+        supply_milliamps=leds["supply_milliamps"],
+    )
+
+
+def first_answer(
+    source: RawInputs,
+    mark: int,
+    stuck: int,
+    clock: Clock,
+    wait: Callable[[float], None],
+    deadline: float,
+) -> int | None:
+    """The first pit (not stuck) activated since `mark`, or None once `deadline` passes."""
+    while True:
+        source.changed.clear()
+        fresh = [s for s in source.activations(mark) if s < len(PIT_NAMES) and not stuck >> s & 1]
+        if fresh:
+            return fresh[0]
+        remaining = deadline - clock.now()
+        if remaining <= 0:
+            return None
+        wait(remaining)
+
+
+def await_release(
+    source: RawInputs, slot: int, clock: Clock, wait: Callable[[float], None], deadline: float
+) -> bool:
+    """Wait until `slot` is released (True) or `deadline` passes (False)."""
+    while True:
+        source.changed.clear()
+        if not source.levels() >> slot & 1:
+            return True
+        remaining = deadline - clock.now()
+        if remaining <= 0:
+            return False
+        wait(remaining)
+
+
+def pits_check(results: dict[str, str]) -> Check:
+    """The verdict of the press test: `results` is pit → ok / stuck / dead / crossed:OTHER."""
+    bad = {name: r for name, r in results.items() if r != "ok"}
+    ok = len(results) - len(bad)
+    parts = [f"{ok}/{len(results)} pits ok"]
+    for kind, label in (("stuck", "stuck (active at start)"), ("dead", "dead (never pressed)")):
+        names = [n for n, r in bad.items() if r == kind]
+        if names:
+            parts.append(f"{label}: {', '.join(names)}")
+    crossed = [f"{n} (pressing it, {r.split(':')[1]} answered)" for n, r in bad.items() if ":" in r]
+    if crossed:
+        parts.append(f"crossed: {', '.join(crossed)}")
+    return Check("pits", "fail" if bad else "ok", "; ".join(parts), {"pits": results})
