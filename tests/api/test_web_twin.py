@@ -435,3 +435,24 @@ def test_hint_ring_is_gone_after_the_next_press(twin: Twin) -> None:
         page.click(f'[data-pit="{pit}"]')
         assert page.evaluate(lit) != yellow
     assert "Hint" not in page.inner_text("#cue")
+
+
+def test_undo_on_the_page_shows_targets_and_one_hold_confirms(twin: Twin) -> None:
+    """Issue 10 #8: "set S1" never stated its count, the label (4) contradicted the ring."""
+    ctl, page = twin.ctl, twin.desk
+    ctl.new_game("two", "SN", 3, "instant", {"V2": True})
+    start = ctl.state()["position"]["board"]
+    ctl.press("S6")
+    ctl.undo()
+    twin.synced(page)
+    assert page.inner_text("#cue").startswith("Undo: set the 7 blinking pits")
+    page.wait_for_function("document.querySelectorAll('.pit.differs').length === 7")
+    shown = page.evaluate(
+        "[...Array(20).keys()].map(i => Number(document.querySelector("
+        "`[data-pit=\"${i < 10 ? 'S' + (i + 1) : 'N' + (i - 9)}\"] .count`).textContent))"
+    )
+    assert shown == start  # every label is the count its ring shows: the target
+    page.evaluate("document.activeElement && document.activeElement.blur()")
+    page.keyboard.press("Shift+Digit1")  # `!`: hold S1 — one gesture for the whole board
+    page.wait_for_function("window.kiothiTwin.state.stage === 'turn'")
+    assert ctl.state()["position"]["board"] == start and ctl.state()["actions"] == []
