@@ -420,7 +420,7 @@ cmds = {
         {"type": "object", "required": ["game_id"], "properties": {"game_id": {"type": "integer"}}},
     ),
     "press": (
-        args({"pit": ref("pit_in")}, ["pit"]),
+        args({"pit": ref("pit_in"), "hold": {"type": ["boolean", "null"]}}, ["pit"]),
         {"type": "object", "required": ["pit"], "properties": {"pit": ref("pit")}},
     ),
     "move": (
@@ -430,6 +430,10 @@ cmds = {
     "opening": (
         args({"action": {"type": "string", "minLength": 1, "maxLength": 400}}, ["action"]),
         {"type": "object", "required": ["action"], "properties": {"action": {"type": "string"}}},
+    ),
+    "tutorial": (
+        args({}),
+        {"type": "object", "required": ["game_id"], "properties": {"game_id": {"type": "integer"}}},
     ),
     "undo": (args({}), {"type": "object", "maxProperties": 0}),
     "hint": (args({}), {"type": "object", "maxProperties": 0}),
