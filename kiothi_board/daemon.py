@@ -75,22 +75,19 @@ class Daemon:
         self._random = random.Random(seed)
         try:
             self._make_drivers()
-            from kiothi_board.api.service import FrameTap
-
-            # The controller draws into the tap, so the web twin shows what the rings show.
-            self.tap = FrameTap(self.sink)
             self.opponents = AIFactory(
                 seed=int.from_bytes(os.urandom(4), "little") if seed is None else seed
             )
             game = config["game"]
             self.controller = Controller(
-                sink=self.tap,
+                sink=self.sink,
                 clock=self.clock,
                 store=self.store,
                 opponent_factory=self.opponents,
                 palette=PALETTES[game["palette"]],
                 hold_seconds=config["board"]["hold_s"],
                 over_seconds=game["over_seconds"],
+                on_settings=self.apply_settings,
             )
             if self.controller.state()["stage"] == "none":
                 self.new_game_from_config()
@@ -114,12 +111,9 @@ class Daemon:
 
     def _make_api(self) -> ApiServer:
         from kiothi_board.api.server import start_api
-        from kiothi_board.api.service import ControllerService
 
-        service = ControllerService(
-            self.controller, self.store, tap=self.tap, on_settings=self.apply_settings
-        )
-        server = start_api(service, api_settings(self.config, sim=self.simulated))
+        # The controller is the board service; it pushes its frames to the API.
+        server = start_api(self.controller, api_settings(self.config, sim=self.simulated))
         self._resources.append(server)
         return server
 
@@ -270,12 +264,8 @@ def _sim_keys(daemon: Daemon, key: str) -> None:
             command = COMMANDS[key]
             if command == "new":
                 daemon.new_game_from_config()
-            elif command == "check":
-                controller.check_board()
-            elif command == "pause":
-                controller.pause()
             elif command != "help":
-                getattr(controller, command)()
+                controller.run(command)  # the session's command table, as gestures use
     except KiothiError as exc:
         controller_state = controller.state()
         log.info("key %r: %s (stage %s)", key, exc, controller_state["stage"])

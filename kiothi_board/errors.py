@@ -55,6 +55,21 @@ class UnknownGameError(StoreUsageError, KeyError):
         return str(self.args[0]) if len(self.args) == 1 else super().__str__()
 
 
+class ConflictError(KiothiError, RuntimeError):
+    """A call that does not fit the game's state now (no game, not the human's turn)."""
+
+
+class NotFoundError(KiothiError, KeyError):
+    """A call named something that does not exist (a game id, a command)."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if len(self.args) == 1 else super().__str__()
+
+
+class BadArgumentError(KiothiError, ValueError):
+    """A call's argument is malformed or out of range (it names the argument)."""
+
+
 class KiothiWarning(UserWarning):
     """Root of every warning issued by kiothi-board."""
 

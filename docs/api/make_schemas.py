@@ -10,6 +10,7 @@ import json
 import pathlib
 
 from kiothi_board.api.dispatcher import TOPICS
+from kiothi_board.rules import ENDS
 
 out = pathlib.Path("docs/api/schemas")
 out.mkdir(parents=True, exist_ok=True)
@@ -70,7 +71,8 @@ common = {
                     "minItems": 2,
                     "maxItems": 2,
                 },
-                "end": {"enum": ["no-moves", "repetition", "ply-limit"]},
+                "end": {"enum": list(ENDS)},
+                "by": {"enum": ["S", "N"]},
             },
         },
         "position": {

@@ -18,13 +18,7 @@ from kiothi_board.api.dispatcher import (
 )
 from kiothi_board.api.protocol import MAX_LINE, PROTOCOL, VERSION, ApiError, LineFramer
 from kiothi_board.api.server import ApiConfig, ApiServer, start_api
-from kiothi_board.api.service import (
-    BoardService,
-    ControllerService,
-    FakeBoardService,
-    FrameTap,
-    ServiceConflict,
-)
+from kiothi_board.api.service import BoardService
 
 __all__ = [
     "COMMANDS",
@@ -38,12 +32,8 @@ __all__ = [
     "ApiError",
     "ApiServer",
     "BoardService",
-    "ControllerService",
     "Dispatcher",
-    "FakeBoardService",
-    "FrameTap",
     "LineFramer",
-    "ServiceConflict",
     "Session",
     "frame_to_hex",
     "start_api",

@@ -22,6 +22,7 @@ from collections.abc import Callable
 from typing import Any
 
 from kiothi_board import __version__
+from kiothi_board.api.args import Args, short
 from kiothi_board.api.protocol import (
     MAX_LINE,
     PROTOCOL,
@@ -33,11 +34,19 @@ from kiothi_board.api.protocol import (
     ok_reply,
 )
 from kiothi_board.api.service import BoardService
-from kiothi_board.errors import RulesError
+from kiothi_board.errors import (
+    BadArgumentError,
+    ConflictError,
+    KiothiError,
+    NotFoundError,
+    RulesError,
+    StoreUsageError,
+    UnknownGameError,
+)
 from kiothi_board.guide import PALETTES
 from kiothi_board.hardware.clock import SystemClock
 from kiothi_board.hardware.protocols import Clock, Frame
-from kiothi_board.rules import Variant, parse_pit, pit_name
+from kiothi_board.rules import pit_name
 
 __all__ = [
     "COMMANDS",
@@ -76,6 +85,7 @@ DEFAULT_TOPICS: frozenset[str] = frozenset(TOPICS) - {"frame"}
 CONTROL_COMMANDS: frozenset[str] = frozenset(
     {
         "new_game",
+        "tutorial",
         "press",
         "move",
         "opening",
@@ -104,8 +114,6 @@ COMMANDS: tuple[str, ...] = (
     *sorted(CONTROL_COMMANDS),
 )
 
-_MODES = ("two", "ai", "demo")
-_PACES = ("step", "flow", "instant")
 _ID_MAX = 2**53
 
 
@@ -245,6 +253,7 @@ class Dispatcher:
         self._taps: list[Callable[[str, dict[str, Any], bytes], None]] = []
         self._health: dict[str, Callable[[], Any]] = {}
         self._seq = 0
+        self._pending_frame: dict[str, Any] | None = None  # the newest frame pushed, not yet sent
         self.requests = 0
         self.errors = 0
         self._closed = False
@@ -314,7 +323,31 @@ class Dispatcher:
             return any(topic in s.topics for s in self._sessions.values())
 
     def publish(self, event: dict[str, Any]) -> None:
-        """Send one service event to its subscribers; never blocks, never raises."""
+        """Send one service event to its subscribers; never blocks, never raises.
+
+        A `frame` event (pushed by the board after each new frame) is only kept: the
+        server's pump sends the newest with `flush_frame`, at most `frame_fps` a second.
+        """
+        if event.get("type") == "frame":
+            with self._hub_lock:
+                self._pending_frame = event
+            return
+        self._publish(event)
+
+    def flush_frame(self) -> bool:
+        """Send the newest pushed frame to its subscribers if it is new; whether it was."""
+        with self._hub_lock:
+            event, self._pending_frame = self._pending_frame, None
+            wanted = any("frame" in s.topics for s in self._sessions.values())
+        if event is None or not wanted:
+            return False
+        leds = event.get("leds_per_ring", self.service.leds_per_ring)
+        self._publish(
+            {"type": "frame", "leds_per_ring": leds, "frame": frame_to_hex(event["frame"])}
+        )
+        return True
+
+    def _publish(self, event: dict[str, Any]) -> None:
         try:
             kind = str(event.get("type", "error"))
             body = {k: v for k, v in event.items() if k != "type"}
@@ -337,7 +370,7 @@ class Dispatcher:
 
     def publish_health(self) -> None:
         """Push a `health` event."""
-        self.publish({"type": "health", **self.health()})
+        self._publish({"type": "health", **self.health()})
 
     def health(self) -> dict[str, Any]:
         """Uptime, clients per transport, events and request counters, other sources."""
@@ -400,7 +433,7 @@ class Dispatcher:
         try:
             msg = json.loads(text)
         except (ValueError, RecursionError) as exc:
-            return error_reply(None, "parse_error", f"not JSON: {_short(str(exc))}")
+            return error_reply(None, "parse_error", f"not JSON: {short(str(exc))}")
         if not isinstance(msg, dict):
             return error_reply(
                 None, "invalid_request", f"expected an object, got {type(msg).__name__}"
@@ -409,48 +442,49 @@ class Dispatcher:
             return None
         rid = msg.get("id")
         if not _valid_id(rid):
-            return error_reply(None, "invalid_request", f"bad or missing id: {_short(repr(rid))}")
+            return error_reply(None, "invalid_request", f"bad or missing id: {short(repr(rid))}")
         extra = set(msg) - {"id", "cmd", "args", "v"}
         if extra:
             return error_reply(rid, "invalid_request", f"unknown keys {sorted(extra)!r}")
         if "v" in msg and (msg["v"] != VERSION or isinstance(msg["v"], bool)):
             return error_reply(
-                rid, "unsupported_version", f"version {_short(repr(msg['v']))}; this is {VERSION}"
+                rid, "unsupported_version", f"version {short(repr(msg['v']))}; this is {VERSION}"
             )
         cmd = msg.get("cmd")
         if not isinstance(cmd, str):
-            return error_reply(rid, "invalid_request", f"cmd must be a string: {_short(repr(cmd))}")
+            return error_reply(rid, "invalid_request", f"cmd must be a string: {short(repr(cmd))}")
         if cmd not in _HANDLERS:
-            return error_reply(rid, "unknown_command", f"unknown command {_short(repr(cmd))}")
+            return error_reply(rid, "unknown_command", f"unknown command {short(repr(cmd))}")
         args = msg.get("args", {})
         if not isinstance(args, dict):
-            return error_reply(rid, "bad_args", f"args must be an object: {_short(repr(args))}")
+            return error_reply(rid, "bad_args", f"args must be an object: {short(repr(args))}")
         if not session.limiter.allow():
             return error_reply(rid, "rate_limited", "too many requests; slow down")
         if cmd in CONTROL_COMMANDS and session.role != "control":
             return error_reply(
                 rid, "unauthorized", f"{cmd} needs control: send hello with the board's token"
             )
+        return self._run(session, rid, cmd, args)
+
+    def _run(self, session: Session, rid: Any, cmd: str, args: dict[str, Any]) -> dict[str, Any]:
+        """Run a checked request; only the project's own errors become error codes."""
         try:
             with self._cmd_lock:
-                result = _HANDLERS[cmd](self, session, _Args(cmd, args))
+                result = _HANDLERS[cmd](self, session, Args(cmd, args, TOPICS))
         except ApiError as exc:
             return error_reply(rid, exc.code, exc.message)
-        except KeyError as exc:
-            return error_reply(rid, "not_found", _short(str(exc.args[0] if exc.args else exc)))
-        except RulesError as exc:
-            return error_reply(rid, "illegal", _short(str(exc)))
-        except ValueError as exc:
-            return error_reply(rid, "bad_args", _short(str(exc)))
-        except RuntimeError as exc:
-            return error_reply(rid, "conflict", _short(str(exc)))
-        except Exception as exc:
+        except KiothiError as exc:
+            code = _code_of(exc)
+            if code == "internal":
+                log.exception("api: %s failed", cmd)
+            return error_reply(rid, code, short(str(exc)))
+        except Exception as exc:  # a bug, not the client's fault: say so, keep the session
             log.exception("api: %s failed", cmd)
             return error_reply(rid, "internal", f"{cmd} failed: {type(exc).__name__}")
         return ok_reply(rid, result)
 
     # ------------------------------------------------------------------ commands
-    def _hello(self, session: Session, a: _Args) -> dict[str, Any]:
+    def _hello(self, session: Session, a: Args) -> dict[str, Any]:
         token = a.opt_text("token", 256)
         client = a.opt_text("client", 64)
         a.done()
@@ -498,28 +532,28 @@ class Dispatcher:
             raise ApiError("unauthorized", "wrong token")
         session.role = "control"
 
-    def _auth(self, session: Session, a: _Args) -> dict[str, Any]:
+    def _auth(self, session: Session, a: Args) -> dict[str, Any]:
         token = a.text("token", 256)
         a.done()
         self._authorize(session, token)
         return {"role": session.role}
 
-    def _ping(self, session: Session, a: _Args) -> dict[str, Any]:
+    def _ping(self, session: Session, a: Args) -> dict[str, Any]:
         a.done()
         return {"time": self._clock.wall()}
 
-    def _state(self, session: Session, a: _Args) -> dict[str, Any]:
+    def _state(self, session: Session, a: Args) -> dict[str, Any]:
         a.done()
         return {"state": self.service.state(), "seq": self._seq}
 
-    def _frame(self, session: Session, a: _Args) -> dict[str, Any]:
+    def _frame(self, session: Session, a: Args) -> dict[str, Any]:
         a.done()
         return {
             "leds_per_ring": self.service.leds_per_ring,
             "frame": frame_to_hex(self.service.frame()),
         }
 
-    def _subscribe(self, session: Session, a: _Args) -> dict[str, Any]:
+    def _subscribe(self, session: Session, a: Args) -> dict[str, Any]:
         topics = a.topics()
         a.done()
         with self._hub_lock:
@@ -527,18 +561,18 @@ class Dispatcher:
             seq = self._seq
         return {"topics": sorted(session.topics), "seq": seq}
 
-    def _unsubscribe(self, session: Session, a: _Args) -> dict[str, Any]:
+    def _unsubscribe(self, session: Session, a: Args) -> dict[str, Any]:
         topics = a.topics()
         a.done()
         with self._hub_lock:
             session.topics = frozenset() if topics is None else session.topics - topics
         return {"topics": sorted(session.topics)}
 
-    def _settings_get(self, session: Session, a: _Args) -> dict[str, Any]:
+    def _settings_get(self, session: Session, a: Args) -> dict[str, Any]:
         a.done()
         return {"settings": self.service.get_settings()}
 
-    def _settings_set(self, session: Session, a: _Args) -> dict[str, Any]:
+    def _settings_set(self, session: Session, a: Args) -> dict[str, Any]:
         values: dict[str, Any] = {}
         if "palette" in a:
             values["palette"] = a.choice("palette", tuple(PALETTES))
@@ -550,13 +584,13 @@ class Dispatcher:
             raise ApiError("bad_args", "settings.set: nothing to set")
         return {"settings": self.service.set_settings(values)}
 
-    def _games_list(self, session: Session, a: _Args) -> dict[str, Any]:
+    def _games_list(self, session: Session, a: Args) -> dict[str, Any]:
         limit = a.integer("limit", 1, 200, 50)
         offset = a.integer("offset", 0, 10**9, 0)
         a.done()
         return {"games": self.service.list_games(limit, offset)}
 
-    def _games_get(self, session: Session, a: _Args) -> dict[str, Any]:
+    def _games_get(self, session: Session, a: Args) -> dict[str, Any]:
         gid = a.integer("id", 1, 2**62)
         a.done()
         game = self.service.get_game(gid)
@@ -564,11 +598,11 @@ class Dispatcher:
             raise ApiError("not_found", f"no game {gid}")
         return {"game": game}
 
-    def _health_cmd(self, session: Session, a: _Args) -> dict[str, Any]:
+    def _health_cmd(self, session: Session, a: Args) -> dict[str, Any]:
         a.done()
         return self.health()
 
-    def _new_game(self, session: Session, a: _Args) -> dict[str, Any]:
+    def _new_game(self, session: Session, a: Args) -> dict[str, Any]:
         given = a.game_settings(required=False)
         a.done()
         s = {**self.service.get_settings(), **given}
@@ -577,19 +611,24 @@ class Dispatcher:
         )
         return {"game_id": gid}
 
-    def _press(self, session: Session, a: _Args) -> dict[str, Any]:
+    def _press(self, session: Session, a: Args) -> dict[str, Any]:
         pit = a.pit("pit")
+        hold = a.opt_bool("hold")
         a.done()
-        self.service.press(pit)
+        self.service.press(pit, hold=bool(hold))
         return {"pit": pit_name(pit)}
 
-    def _move(self, session: Session, a: _Args) -> dict[str, Any]:
+    def _tutorial(self, session: Session, a: Args) -> dict[str, Any]:
+        a.done()
+        return {"game_id": self.service.tutorial()}
+
+    def _move(self, session: Session, a: Args) -> dict[str, Any]:
         pit = a.pit("pit")
         a.done()
         self.service.move(pit)
         return {"pit": pit_name(pit)}
 
-    def _opening(self, session: Session, a: _Args) -> dict[str, Any]:
+    def _opening(self, session: Session, a: Args) -> dict[str, Any]:
         action = a.text("action", 400)
         a.done()
         from kiothi_board.rules import parse_opening
@@ -597,38 +636,38 @@ class Dispatcher:
         try:
             parsed = parse_opening(action)
         except RulesError as exc:
-            raise ApiError("bad_args", f"opening: {_short(str(exc))}") from exc
+            raise ApiError("bad_args", f"opening: {short(str(exc))}") from exc
         self.service.opening(str(parsed))
         return {"action": str(parsed)}
 
-    def _undo(self, session: Session, a: _Args) -> dict[str, Any]:
+    def _undo(self, session: Session, a: Args) -> dict[str, Any]:
         a.done()
         self.service.undo()
         return {}
 
-    def _hint(self, session: Session, a: _Args) -> dict[str, Any]:
+    def _hint(self, session: Session, a: Args) -> dict[str, Any]:
         a.done()
         self.service.hint()
         return {}
 
-    def _resign(self, session: Session, a: _Args) -> dict[str, Any]:
+    def _resign(self, session: Session, a: Args) -> dict[str, Any]:
         side = a.opt_choice("side", ("S", "N"))
         a.done()
         self.service.resign(side)
         return {}
 
-    def _end(self, session: Session, a: _Args) -> dict[str, Any]:
+    def _end(self, session: Session, a: Args) -> dict[str, Any]:
         a.done()
         self.service.end()
         return {}
 
-    def _check(self, session: Session, a: _Args) -> dict[str, Any]:
+    def _check(self, session: Session, a: Args) -> dict[str, Any]:
         on = a.opt_bool("on")
         a.done()
         return {"check": self.service.check_board(on)}
 
 
-_HANDLERS: dict[str, Callable[[Dispatcher, Session, _Args], dict[str, Any]]] = {
+_HANDLERS: dict[str, Callable[[Dispatcher, Session, Args], dict[str, Any]]] = {
     "hello": Dispatcher._hello,
     "auth": Dispatcher._auth,
     "ping": Dispatcher._ping,
@@ -643,6 +682,7 @@ _HANDLERS: dict[str, Callable[[Dispatcher, Session, _Args], dict[str, Any]]] = {
     "health": Dispatcher._health_cmd,
     "new_game": Dispatcher._new_game,
     "press": Dispatcher._press,
+    "tutorial": Dispatcher._tutorial,
     "move": Dispatcher._move,
     "opening": Dispatcher._opening,
     "undo": Dispatcher._undo,
@@ -653,119 +693,17 @@ _HANDLERS: dict[str, Callable[[Dispatcher, Session, _Args], dict[str, Any]]] = {
 }
 
 
-class _Args:
-    """Strict readers for a command's `args`: wrong types and unknown keys are `bad_args`."""
-
-    def __init__(self, cmd: str, args: dict[str, Any]) -> None:
-        self._cmd = cmd
-        self._args = args
-        self._seen: set[str] = set()
-
-    def __contains__(self, key: str) -> bool:
-        return key in self._args
-
-    def _bad(self, key: str, want: str) -> ApiError:
-        got = _short(repr(self._args.get(key)))
-        return ApiError("bad_args", f"{self._cmd}: {key} must be {want}, got {got}")
-
-    def _get(self, key: str) -> Any:
-        self._seen.add(key)
-        return self._args.get(key)
-
-    def done(self) -> None:
-        extra = set(self._args) - self._seen
-        if extra:
-            raise ApiError("bad_args", f"{self._cmd}: unknown args {sorted(extra)!r}")
-
-    def text(self, key: str, max_len: int) -> str:
-        value = self._get(key)
-        if not isinstance(value, str) or not value or len(value) > max_len:
-            raise self._bad(key, f"a non-empty string of at most {max_len} characters")
-        return value
-
-    def opt_text(self, key: str, max_len: int) -> str | None:
-        return None if self._get(key) is None else self.text(key, max_len)
-
-    def choice(self, key: str, options: tuple[str, ...]) -> str:
-        value = self._get(key)
-        if value not in options or not isinstance(value, str):
-            raise self._bad(key, "one of " + ", ".join(repr(o) for o in options))
-        return value
-
-    def opt_choice(self, key: str, options: tuple[str, ...]) -> str | None:
-        return None if self._get(key) is None else self.choice(key, options)
-
-    def opt_bool(self, key: str) -> bool | None:
-        value = self._get(key)
-        if value is not None and not isinstance(value, bool):
-            raise self._bad(key, "true, false or null")
-        return value
-
-    def integer(self, key: str, lo: int, hi: int, default: int | None = None) -> int:
-        value = self._get(key)
-        if value is None and default is not None:
-            return default
-        if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
-            raise self._bad(key, f"an integer from {lo} to {hi}")
-        return value
-
-    def number(self, key: str, lo: float, hi: float) -> float:
-        value = self._get(key)
-        ok = isinstance(value, int | float) and not isinstance(value, bool)
-        if not ok or not lo <= value <= hi:
-            raise self._bad(key, f"a number from {lo} to {hi}")
-        return float(value)
-
-    def pit(self, key: str) -> int:
-        value = self._get(key)
-        if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 20:
-            return value
-        if isinstance(value, str) and len(value) <= 3:
-            try:
-                return parse_pit(value.upper())
-            except (RulesError, ValueError):
-                pass
-        raise self._bad(key, "a pit name S1…S10, N1…N10 or an index 0…19")
-
-    def topics(self) -> frozenset[str] | None:
-        value = self._get("topics")
-        if value is None:
-            return None
-        if (
-            not isinstance(value, list)
-            or len(value) > len(TOPICS)
-            or not all(isinstance(t, str) and t in TOPICS for t in value)
-        ):
-            raise self._bad("topics", "a list of " + ", ".join(TOPICS))
-        return frozenset(value)
-
-    def game_settings(self, *, required: bool) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        if "mode" in self:
-            out["mode"] = self.choice("mode", _MODES)
-        if "sides" in self:
-            sides = self._get("sides")
-            if sides not in ("S", "N", "SN", "NS", ""):
-                raise self._bad("sides", "'S', 'N', 'SN' or ''")
-            out["sides"] = sides
-        if "level" in self:
-            out["level"] = self.integer("level", 1, 6)
-        if "pace" in self:
-            out["pace"] = self.choice("pace", _PACES)
-        if "variant" in self:
-            variant = self._get("variant")
-            if not isinstance(variant, dict):
-                raise self._bad("variant", 'an object like {"V3": true, "ply_limit": 40}')
-            try:
-                out["variant"] = Variant.from_json(variant).to_json()
-            except (RulesError, ValueError, TypeError) as exc:
-                raise ApiError("bad_args", f"{self._cmd}: variant: {_short(str(exc))}") from exc
-        return out
-
-
-def _short(text: str, limit: int = 120) -> str:
-    """Quote input in messages, but never echo a whole flood back."""
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+def _code_of(exc: KiothiError) -> str:
+    """The reply code of one of the project's errors (anything else is `internal`)."""
+    if isinstance(exc, NotFoundError | UnknownGameError):
+        return "not_found"
+    if isinstance(exc, RulesError):
+        return "illegal"
+    if isinstance(exc, BadArgumentError | StoreUsageError):
+        return "bad_args"
+    if isinstance(exc, ConflictError):
+        return "conflict"
+    return "internal"
 
 
 def _valid_id(rid: Any) -> bool:

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-from kiothi_board.api.dispatcher import Dispatcher, Session, frame_to_hex
+from kiothi_board.api.dispatcher import Dispatcher, Session
 from kiothi_board.api.protocol import MAX_LINE, LineFramer
 from kiothi_board.api.service import BoardService
 from kiothi_board.errors import ConfigError, KiothiError
@@ -306,24 +306,11 @@ class ApiServer:
 
     # ------------------------------------------------------------------ pumps
     async def _frame_pump(self) -> None:
+        # Frames are pushed by the board; send the newest at most frame_fps times a second.
         period = 1.0 / max(self.config.frame_fps, 0.1)
-        last: list[str] | None = None
         while True:
             await asyncio.sleep(period)
-            if not self.dispatcher.wants("frame"):
-                last = None
-                continue
-            try:
-                frame = await asyncio.to_thread(self.service.frame)
-                hexed = frame_to_hex(frame)
-            except Exception:
-                log.exception("api: could not read the LED frame")
-                continue
-            if hexed != last:
-                last = hexed
-                self.dispatcher.publish(
-                    {"type": "frame", "leds_per_ring": self.service.leds_per_ring, "frame": hexed}
-                )
+            self.dispatcher.flush_frame()
 
     async def _health_pump(self) -> None:
         while True:

@@ -1,25 +1,42 @@
 """The controller's game state and its reducer: `apply(game, event) -> game`.
 
-Every change to a game is an *event*, a JSON-able dict. The controller stores an event,
-then applies it; resuming replays the stored events through the same `apply`, so a
-resumed game is at exactly the same guide step. `apply` is pure and raises ValueError
-(IllegalMoveError) for an event that does not fit the state, before anything is stored.
+Every change to a game is a typed event (`kiothi_board.controller.events`). The session
+stores an event, then applies it; resuming replays the stored events through the same
+`apply`, so a resumed game is at exactly the same guide step. `apply` is pure and raises
+IllegalMoveError for an event that does not fit the state, before anything is stored.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
+from kiothi_board.controller.events import (
+    Abandon,
+    Advance,
+    Agree,
+    Complete,
+    GameEvent,
+    OpenEnd,
+    OpenGuided,
+    OpenLift,
+    OpenPlace,
+    Resign,
+    Select,
+    Undo,
+    Walk,
+)
 from kiothi_board.errors import IllegalMoveError
 from kiothi_board.guide.steps import Step, opening_steps, set_steps, sow_steps
 from kiothi_board.rules import (
+    END_BY_PLAYERS,
     STANDARD,
     GameRecord,
     Lift,
     OpeningAction,
+    Outcome,
     Position,
-    Result,
     Side,
     SowTrace,
     Variant,
@@ -114,8 +131,38 @@ class Game:
     lifted: int | None = None
     placing: tuple[int, ...] = ()
     board: tuple[int, ...] | None = None  # the physical board during a human's opening
-    ended: str | None = None  # "resign" or "agreement" when not ended by the rules
-    result: Result | None = None
+
+    @property
+    def result(self) -> Outcome | None:
+        """How the game ended (R10–R13), once it is over."""
+        return self.position.result
+
+    @property
+    def ended(self) -> str | None:
+        """ "resign", "agreement" or "abandoned" when the players ended it (R13), else None."""
+        result = self.position.result
+        return result.end if result is not None and result.end in END_BY_PLAYERS else None
+
+    @property
+    def lift_limit(self) -> int:
+        """Lifts in one opening action: 2 under V1, else 1 (R3)."""
+        return 2 if self.settings.variant.V1 else 1
+
+    @property
+    def lifted_seeds(self) -> int:
+        """The seeds the lifted pit held when lifted (the board before this lift)."""
+        assert self.lifted is not None
+        before = list(self.position.board)
+        for lift in self.lifts:
+            before[lift.pit] = 0
+            for p in lift.place:
+                before[p] += 1
+        return before[self.lifted]
+
+    @property
+    def hand(self) -> int:
+        """Seeds still in the hand during a human's opening lift (0 when none is lifted)."""
+        return 0 if self.lifted is None else self.lifted_seeds - len(self.placing)
 
     @property
     def step(self) -> Step | None:
@@ -130,8 +177,8 @@ class Game:
         return self.position.to_move
 
     def record(self) -> GameRecord:
-        """The game's record; the result only when the rules ended it (replay can check it)."""
-        result = self.position.result if self.ended is None else None
+        """The game's record with its result (R10–R13) once over; replay checks it."""
+        result = self.position.result
         # Built directly (no replay): the actions were checked by the rules as they were played.
         k = 0 if self.settings.variant.V2 else min(2, len(self.actions))
         opening = tuple(parse_opening(a) for a in self.actions[:k])
@@ -184,131 +231,105 @@ def _need(game: Game, *stages: Stage) -> None:
         raise IllegalMoveError(f"not possible while the game is in stage {game.stage!r}")
 
 
-def apply(game: Game, event: dict[str, Any]) -> Game:
+def apply(game: Game, event: GameEvent) -> Game:
     """The game after one event; raises IllegalMoveError if the event does not fit."""
-    kind = event.get("type")
-    settings = game.settings
-    if kind == "select":
-        _need(game, "turn")
-        pit = parse_pit(event["pit"])
-        pos = game.position
-        if pit not in pos.legal_moves():
-            raise IllegalMoveError(f"{event['pit']} is not a legal move now")
-        after, trace = pos.play_traced(pit)
-        start = 1 if event.get("lifted") else 0
-        if len(trace.laps) > settings.long_move_laps and not event.get("walk"):
-            # A very long move: show the result and set the board pit by pit instead.
-            steps = set_steps(pos.board, trace.board_after)
-            return replace(
-                game,
-                stage="set",
-                steps=steps,
-                index=0,
-                trace=trace,
-                after=after,
-                pending=pit_name(pit),
-            )
+    match event:
+        case Select(pit, lifted, walk):
+            return _select(game, pit, lifted=lifted, walk=walk)
+        case Walk():
+            _need(game, "set")
+            if game.trace is None or game.target is not None:
+                raise IllegalMoveError("only a long move can be walked drop by drop")
+            # Walking starts from the board as it was before the move; set pits reset by hand.
+            return replace(game, stage="sow", steps=sow_steps(game.trace), index=0)
+        case Advance():
+            _need(game, "sow", "guided_open", "set")
+            if game.index >= len(game.steps) - 1:
+                raise IllegalMoveError("the guided sequence is already done")
+            return replace(game, index=game.index + 1)
+        case Complete():
+            return _complete(game)
+        case OpenGuided(action):
+            _need(game, "open")
+            if game.lifted is not None or game.lifts:
+                raise IllegalMoveError("an opening action is already being placed by hand")
+            game.position.open(action)  # checks legality before anything is guided
+            steps = opening_steps(game.position.board, action.lifts)
+            return replace(game, stage="guided_open", steps=steps, index=0, pending=str(action))
+        case OpenLift(pit):
+            return _open_lift(game, pit)
+        case OpenPlace(pit):
+            return _open_place(game, pit)
+        case OpenEnd():
+            _need(game, "open")
+            if game.lifted is not None:
+                raise IllegalMoveError("seeds are still in the hand")
+            return _finish_opening(game)
+        case Undo():
+            return _undo(game)
+        case Resign(side):
+            return _end(game, lambda pos: pos.resign(side))
+        case Agree():
+            return _end(game, Position.end_by_agreement)
+        case Abandon():
+            return _end(game, Position.abandon)
+    raise IllegalMoveError(f"{event!r} does not apply to a game (a revert replays the store)")
+
+
+def _select(game: Game, pit: int, *, lifted: bool, walk: bool) -> Game:
+    _need(game, "turn")
+    pos = game.position
+    if pit not in pos.legal_moves():
+        raise IllegalMoveError(f"{pit_name(pit)} is not a legal move now")
+    after, trace = pos.play_traced(pit)
+    if len(trace.laps) > game.settings.long_move_laps and not walk:
+        # A very long move: show the result and set the board pit by pit instead.
+        steps = set_steps(pos.board, trace.board_after)
+        stage: Stage = "set"
+        start = 0
+    else:
         steps = sow_steps(trace)
-        return replace(
-            game,
-            stage="sow",
-            steps=steps,
-            index=start,
-            trace=trace,
-            after=after,
-            pending=pit_name(pit),
-        )
-    if kind == "walk":
-        _need(game, "set")
-        if game.trace is None or game.target is not None:
-            raise IllegalMoveError("only a long move can be walked drop by drop")
-        steps = sow_steps(game.trace)
-        # Walking starts from the board as it was before the move; set pits are reset by hand.
-        return replace(game, stage="sow", steps=steps, index=0)
-    if kind == "step":
-        _need(game, "sow", "guided_open", "set")
-        if game.index >= len(game.steps) - 1:
-            raise IllegalMoveError("the guided sequence is already done")
-        return replace(game, index=game.index + 1)
-    if kind == "complete":
-        return _complete(game)
-    if kind == "open_guided":
-        _need(game, "open")
-        if game.lifted is not None or game.lifts:
-            raise IllegalMoveError("an opening action is already being placed by hand")
-        action = parse_opening(event["action"])
-        game.position.open(action)  # checks legality before anything is guided
-        steps = opening_steps(game.position.board, action.lifts)
-        return replace(game, stage="guided_open", steps=steps, index=0, pending=str(action))
-    if kind == "open_lift":
-        _need(game, "open")
-        pit = parse_pit(event["pit"])
-        board = game.board if game.board is not None else game.position.board
-        if game.lifted is not None:
-            raise IllegalMoveError("a pit is already lifted")
-        limit = 2 if settings.variant.V1 else 1
-        if len(game.lifts) >= limit:
-            raise IllegalMoveError("no more lifts allowed in this opening action")
-        if not (pit in game.mover.pits and board[pit]):
-            raise IllegalMoveError(f"{event['pit']} cannot be lifted now (R3)")
-        b = list(board)
-        b[pit] = 0
-        return replace(game, lifted=pit, placing=(), board=tuple(b))
-    if kind == "open_place":
-        _need(game, "open")
-        pit = parse_pit(event["pit"])
-        if game.lifted is None or game.board is None:
-            raise IllegalMoveError("no pit is lifted")
-        lifted_seeds = _lifted_seeds(game)
-        b = list(game.board)
-        b[pit] += 1
-        placing = (*game.placing, pit)
-        g = replace(game, board=tuple(b), placing=placing)
-        if len(placing) == lifted_seeds:
-            g = replace(g, lifts=(*g.lifts, Lift(game.lifted, placing)), lifted=None, placing=())
-            limit = 2 if settings.variant.V1 else 1
-            if len(g.lifts) == limit:
-                return _finish_opening(g)
-        return g
-    if kind == "open_end":
-        _need(game, "open")
-        if game.lifted is not None:
-            raise IllegalMoveError("seeds are still in the hand")
-        return _finish_opening(game)
-    if kind == "undo":
-        return _undo(game)
-    if kind == "resign":
-        if game.stage == "over":
-            raise IllegalMoveError("the game is already over")
-        side = Side.parse(event["side"])
-        pos = game.position
-        result = Result(side.other, pos.captured, "no-moves")
-        return replace(game, stage="over", ended="resign", result=result, steps=(), index=0)
-    if kind == "agree":
-        if game.stage == "over":
-            raise IllegalMoveError("the game is already over")
-        pos = game.position.end_by_agreement()
-        return replace(
-            game,
-            position=pos,
-            stage="over",
-            ended="agreement",
-            result=pos.result,
-            steps=(),
-            index=0,
-        )
-    raise IllegalMoveError(f"unknown event {event!r}")
+        stage = "sow"
+        start = 1 if lifted else 0
+    return replace(
+        game, stage=stage, steps=steps, index=start, trace=trace, after=after, pending=pit_name(pit)
+    )
 
 
-def _lifted_seeds(game: Game) -> int:
-    # The seeds lifted are what the pit held when lifted: the board before this lift.
-    assert game.lifted is not None
-    before = list(game.position.board)
-    for lift in game.lifts:
-        before[lift.pit] = 0
-        for p in lift.place:
-            before[p] += 1
-    return before[game.lifted]
+def _open_lift(game: Game, pit: int) -> Game:
+    _need(game, "open")
+    board = game.board if game.board is not None else game.position.board
+    if game.lifted is not None:
+        raise IllegalMoveError("a pit is already lifted")
+    if len(game.lifts) >= game.lift_limit:
+        raise IllegalMoveError("no more lifts allowed in this opening action")
+    if not (pit in game.mover.pits and board[pit]):
+        raise IllegalMoveError(f"{pit_name(pit)} cannot be lifted now (R3)")
+    b = list(board)
+    b[pit] = 0
+    return replace(game, lifted=pit, placing=(), board=tuple(b))
+
+
+def _open_place(game: Game, pit: int) -> Game:
+    _need(game, "open")
+    if game.lifted is None or game.board is None:
+        raise IllegalMoveError("no pit is lifted")
+    b = list(game.board)
+    b[pit] += 1
+    placing = (*game.placing, pit)
+    g = replace(game, board=tuple(b), placing=placing)
+    if len(placing) == game.lifted_seeds:
+        g = replace(g, lifts=(*g.lifts, Lift(game.lifted, placing)), lifted=None, placing=())
+        if len(g.lifts) == game.lift_limit:
+            return _finish_opening(g)
+    return g
+
+
+def _end(game: Game, ending: Callable[[Position], Position]) -> Game:
+    """R13: an ending the players choose; the position carries the `Outcome`."""
+    if game.stage == "over":
+        raise IllegalMoveError("the game is already over")
+    return replace(game, position=ending(game.position), stage="over", steps=(), index=0)
 
 
 def _finish_opening(game: Game) -> Game:

@@ -20,6 +20,7 @@ __all__ = [
     "OpponentHandle",
     "RandomOpponent",
     "ReadyHandle",
+    "random_opponents",
 ]
 
 Choice = int | OpeningAction
@@ -83,9 +84,9 @@ class RandomOpponent:
     two, so guided openings get exercised; otherwise it passes.
     """
 
-    def __init__(self, seed: int = 0) -> None:
-        """Seed the generator (same seed, same game)."""
-        self._rng = random.Random(seed)
+    def __init__(self, rng: random.Random | int = 0) -> None:
+        """Use the injected random source (or a generator seeded with an int)."""
+        self._rng = rng if isinstance(rng, random.Random) else random.Random(rng)
 
     def start(self, position: Position) -> ReadyHandle:
         """Choose at once."""
@@ -97,6 +98,15 @@ class RandomOpponent:
             place = tuple(self._rng.randrange(20) for _ in range(position.board[pit]))
             return ReadyHandle(OpeningAction((Lift(pit, place),)))
         return ReadyHandle(self._rng.choice(legal))
+
+
+def random_opponents(rng: random.Random) -> OpponentFactory:
+    """A factory of random opponents drawing from one injected source (the level is unused)."""
+
+    def factory(level: int) -> Opponent:
+        return RandomOpponent(rng)
+
+    return factory
 
 
 class FirstLegalOpponent:

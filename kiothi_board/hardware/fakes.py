@@ -164,6 +164,11 @@ class FakePixelSink:
         with self._lock:
             return self.frames[-1] if self.frames else None
 
+    def history(self) -> list[NormalFrame]:
+        """The frames recorded so far, oldest first (a copy, safe while others show)."""
+        with self._lock:
+            return list(self.frames)
+
     def show(self, frame: Frame) -> None:
         """Record a frame; ignored once closed, so a late render cannot relight a dark board."""
         checked = normalize_frame(frame, self._leds)

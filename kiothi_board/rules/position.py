@@ -10,66 +10,14 @@ from kiothi_board.errors import IllegalMoveError, NotationError
 from kiothi_board.rules.actions import OpeningAction, parse_opening
 from kiothi_board.rules.board import PITS, ROW, SEEDS, Side, owner, parse_pit, pit_name
 from kiothi_board.rules.fast import Engine, engine_for, pack, pack_flags
+from kiothi_board.rules.outcome import End, Outcome
 from kiothi_board.rules.sowing import SowTrace, apply_flags, trace_move
 from kiothi_board.rules.variant import STANDARD, Variant
 
 Phase = Literal["opening", "play", "over"]
-End = Literal["no-moves", "repetition", "ply-limit"]
-_ENDS = ("no-moves", "repetition", "ply-limit")
+Result = Outcome  # the name the rest of the package used before R13's endings
 
 INITIAL_BOARD = (0, 0, 0, 0, 0, 6, 6, 6, 6, 6, 0, 0, 0, 0, 0, 6, 6, 6, 6, 6)  # R2
-
-
-@dataclass(frozen=True, slots=True)
-class Result:
-    """How a game ended (R10–R12)."""
-
-    winner: Side | None
-    captured: tuple[int, int]
-    end: End
-
-    def to_json(self) -> dict[str, Any]:
-        """`{"winner": "S"|"N"|null, "captured": [s, n], "end": …}`."""
-        return {
-            "winner": None if self.winner is None else self.winner.letter,
-            "captured": list(self.captured),
-            "end": self.end,
-        }
-
-    @classmethod
-    def from_json(cls, data: Any) -> Result:
-        """Read a result object; `winner` may be omitted (it follows from `captured`)."""
-        if not isinstance(data, dict):
-            raise NotationError(f"bad result {data!r}: expected an object")
-        cap = data.get("captured")
-        if (
-            not isinstance(cap, list)
-            or len(cap) != 2
-            or not all(isinstance(c, int) and not isinstance(c, bool) and c >= 0 for c in cap)
-        ):
-            raise NotationError(f"bad result {data!r}: 'captured' must be [south, north]")
-        end = data.get("end")
-        if end not in _ENDS:
-            raise NotationError(f"bad result {data!r}: 'end' must be one of {', '.join(_ENDS)}")
-        result = cls.of((cap[0], cap[1]), end)
-        if "winner" in data:
-            winner = data["winner"]
-            if winner is not None and winner not in ("S", "N"):
-                raise NotationError(f"bad result {data!r}: 'winner' must be 'S', 'N' or null")
-            if (None if winner is None else Side.parse(winner)) != result.winner:
-                raise NotationError(f"bad result {data!r}: 'winner' disagrees with 'captured'")
-        return result
-
-    @classmethod
-    def of(cls, captured: tuple[int, int], end: End) -> Result:
-        """The result for final captures (R12: more captured seeds wins; 30–30 draws)."""
-        s, n = captured
-        winner = Side.S if s > n else Side.N if n > s else None
-        return cls(winner, (s, n), end)
-
-    def __str__(self) -> str:
-        who = "draw" if self.winner is None else f"{self.winner.letter} wins"
-        return f"{who} {self.captured[0]}-{self.captured[1]} ({self.end})"
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,6 +38,7 @@ class Position:
     variant: Variant = STANDARD
     history: tuple[int, ...] = field(default=(), compare=True)
     result: Result | None = None
+    _legal: tuple[int, ...] | None = field(default=None, init=False, compare=False, repr=False)
 
     # ----------------------------------------------------------------- construction
     @classmethod
@@ -143,12 +92,18 @@ class Position:
         In the opening: the mover's non-empty pits (R3). In play: non-empty pits whose
         sowing ends within 1,000 laps (R4, R6). Game over: none.
         """
-        if self.phase == "over":
-            return []
-        if self.phase == "opening":
-            return [p for p in self.to_move.pits if self.board[p]]
-        board, sown, side = self.packed
-        return self.engine.legal_moves(board, sown, side)
+        cached = self._legal
+        if cached is None:
+            if self.phase == "over":
+                cached = ()
+            elif self.phase == "opening":
+                cached = tuple(p for p in self.to_move.pits if self.board[p])
+            else:
+                board, sown, side = self.packed
+                cached = tuple(self.engine.legal_moves(board, sown, side))
+            # Worked out once per position (the guide, the rules and the API all ask).
+            object.__setattr__(self, "_legal", cached)
+        return list(cached)
 
     def endless_moves(self) -> list[int]:
         """The mover's non-empty pits whose sowing never ends (R6), in play."""
@@ -270,10 +225,34 @@ class Position:
         )
 
     def end_by_agreement(self) -> Position:
-        """End the game now with R11's split (each player takes their own row)."""
+        """R13: both agree to end; each player takes their own row (as R11), R12 decides."""
+        self._need_not_over()
+        return self._split("agreement")
+
+    def resign(self, by: Side) -> Position:
+        """R13: `by` resigns; the opponent wins whatever the counts, no seeds move."""
+        self._need_not_over()
+        return replace(self, phase="over", result=Outcome.resignation(by, self.captured))
+
+    def abandon(self) -> Position:
+        """R13: the game is left unfinished; no seeds move, no winner."""
+        self._need_not_over()
+        return replace(self, phase="over", result=Outcome.abandonment(self.captured))
+
+    def end(self, outcome: Outcome) -> Position:
+        """Apply an ending the players chose (R13), as named by `outcome` (its counts aside)."""
+        if outcome.end == "resign":
+            assert outcome.by is not None
+            return self.resign(outcome.by)
+        if outcome.end == "agreement":
+            return self.end_by_agreement()
+        if outcome.end == "abandoned":
+            return self.abandon()
+        raise IllegalMoveError(f"{outcome.end!r} is not an ending the players choose (R13)")
+
+    def _need_not_over(self) -> None:
         if self.over:
             raise IllegalMoveError("the game is already over")
-        return self._split("repetition")
 
     # ----------------------------------------------------------------- formats
     def to_json(self, *, full: bool = False) -> dict[str, Any]:

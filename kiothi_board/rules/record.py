@@ -10,6 +10,7 @@ from typing import Any
 from kiothi_board.errors import IllegalMoveError, NotationError, RecordError
 from kiothi_board.rules.actions import OpeningAction, parse_opening
 from kiothi_board.rules.board import parse_pit, pit_name
+from kiothi_board.rules.outcome import END_BY_PLAYERS, Outcome
 from kiothi_board.rules.position import Position, Result
 from kiothi_board.rules.variant import STANDARD, Variant
 
@@ -49,6 +50,9 @@ class GameRecord:
     def replay(self) -> Iterator[tuple[int, str, Position]]:
         """Yield `(index, action text, position)`: index -1 is the initial position.
 
+        A result the players chose (R13: resign, agreement, abandoned) is applied last, as
+        one more entry whose text names it (`resign S`, `agreement`, `abandoned`).
+
         Raises IllegalMoveError naming the action's index and text when one is illegal.
         """
         pos = Position.initial(self.variant)
@@ -68,6 +72,14 @@ class GameRecord:
             except IllegalMoveError as exc:
                 raise IllegalMoveError(f"action {i} ({text}) is illegal: {exc}") from exc
             yield i, text, pos
+        result = self.result
+        if result is not None and result.end in END_BY_PLAYERS:
+            # R13: replay to the position before the ending, then apply the ending.
+            try:
+                pos = pos.end(result)
+            except IllegalMoveError as exc:
+                raise IllegalMoveError(f"the ending {result.end!r} cannot apply: {exc}") from exc
+            yield len(steps), _ending_text(result), pos
 
     def final(self) -> Position:
         """The position after every action (raises IllegalMoveError like `replay`)."""
@@ -139,3 +151,7 @@ def parse_record(source: str | dict[str, Any]) -> GameRecord:
 def format_record(record: GameRecord, *, indent: int | None = None) -> str:
     """The JSON text of a record."""
     return record.dumps(indent=indent)
+
+
+def _ending_text(result: Outcome) -> str:
+    return f"resign {result.by.letter}" if result.by is not None else result.end

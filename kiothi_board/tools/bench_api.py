@@ -1,7 +1,7 @@
 """`kiothi-board bench api`: round-trip latency per transport and event fan-out rate.
 
 Runs the real servers (serial over a pseudo-terminal, TCP, Unix socket, WebSocket) in
-this process against the `FakeBoardService`, so the figures measure the API and not the
+this process against a real controller on fake drivers, so the figures measure the API and not the
 game: `ping` round trips one at a time (p50/p99), then events delivered to 10
 subscribers over TCP (events/s per subscriber and in all).
 """
@@ -13,6 +13,7 @@ import asyncio
 import json
 import os
 import platform
+import random
 import select
 import socket
 import statistics
@@ -23,7 +24,10 @@ import tty
 from collections.abc import Callable, Sequence
 
 from kiothi_board.api.server import start_api
-from kiothi_board.api.service import FakeBoardService
+from kiothi_board.controller import Controller, random_opponents
+from kiothi_board.hardware.clock import SystemClock
+from kiothi_board.hardware.fakes import FakePixelSink
+from kiothi_board.store.memory import MemoryStore
 
 __all__ = ["main", "percentile"]
 
@@ -95,7 +99,7 @@ async def _ws_pings(port: int, n: int) -> list[float]:
     return out
 
 
-def _fanout(port: int, service: FakeBoardService, subscribers: int, events: int) -> float:
+def _fanout(port: int, service: Controller, subscribers: int, events: int) -> float:
     """Seconds until every subscriber has received `events` events."""
     socks = [socket.create_connection(("127.0.0.1", port)) for _ in range(subscribers)]
     readers = [_Lines(lambda s=s: s.recv(1 << 16)) for s in socks]  # type: ignore[misc]
@@ -114,7 +118,7 @@ def _fanout(port: int, service: FakeBoardService, subscribers: int, events: int)
         t.start()
     t0 = time.perf_counter()
     for i in range(events):
-        service.emit({"type": "hint", "pit": "S1", "n": i})
+        service.presenter.emit({"type": "hint", "pit": "S1", "n": i})
     done.wait(timeout=120)
     elapsed = time.perf_counter() - t0
     for s in socks:
@@ -129,7 +133,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--events", type=int, default=20000, help="events for the fan-out")
     parser.add_argument("--subscribers", type=int, default=10)
     args = parser.parse_args(argv)
-    service = FakeBoardService()
+    service = Controller(
+        sink=FakePixelSink(keep=1),
+        clock=SystemClock(),
+        store=MemoryStore(),
+        opponent_factory=random_opponents(random.Random(1)),
+        resume=False,
+    )
     master, slave = os.openpty()
     tty.setraw(slave)
     with tempfile.TemporaryDirectory() as tmp:
@@ -146,7 +156,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         }
         print(
             f"kiothi-board bench api: {platform.python_implementation()} "
-            f"{platform.python_version()} on {platform.machine()}, FakeBoardService, "
+            f"{platform.python_version()} on {platform.machine()}, a controller on fake drivers, "
             f"{args.pings} pings per transport"
         )
         with start_api(service, config) as server:

@@ -1,44 +1,46 @@
-"""Fixtures for the API tests (helpers live in tests/api/helpers.py)."""
+"""Fixtures for the API tests: a real controller on fake drivers (helpers: tests/api/helpers.py)."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator
 
 import pytest
 
-from kiothi_board.api import ControllerService, FakeBoardService, FrameTap
-from kiothi_board.controller import Controller, RandomOpponent
-from kiothi_board.hardware.clock import SystemClock
+from kiothi_board.controller import Controller, random_opponents
+from kiothi_board.hardware.clock import FakeClock, SystemClock
 from kiothi_board.hardware.fakes import FakePixelSink
 from kiothi_board.store.memory import MemoryStore
 from tests.api.helpers import Ticker
 
 
-@pytest.fixture
-def fake_service() -> FakeBoardService:
-    """A rules-only board service."""
-    return FakeBoardService()
+def make_board(**kwargs: object) -> Controller:
+    """The board service the API tests drive: the real controller on fake drivers."""
+    options: dict[str, object] = {
+        "sink": FakePixelSink(leds_per_ring=16, keep=50),
+        "clock": FakeClock(),
+        "store": MemoryStore(),
+        "opponent_factory": random_opponents(random.Random(8)),
+        "over_seconds": -1,
+        "resume": False,
+    }
+    options.update(kwargs)
+    return Controller(**options)  # type: ignore[arg-type]
 
 
 @pytest.fixture
-def real_service(
-    pixel_sink: FakePixelSink,
-) -> Iterator[tuple[ControllerService, Controller, FakePixelSink]]:
-    """The real controller behind the adapter, ticking on a thread, with random AIs."""
-    sink = pixel_sink
-    tap = FrameTap(sink)
-    store = MemoryStore()
-    ctl = Controller(
-        sink=tap,
-        clock=SystemClock(),
-        store=store,
-        opponent_factory=lambda level: RandomOpponent(level),
-        flow_seconds=0.01,
-        over_seconds=-1,
-        resume=False,
-    )
-    service = ControllerService(ctl, store, tap=tap)
+def board() -> Iterator[Controller]:
+    """A controller on a fake clock (nothing ticks it: use pace `instant` to play)."""
+    ctl = make_board()
+    yield ctl
+    ctl.close()
+
+
+@pytest.fixture
+def real_service(pixel_sink: FakePixelSink) -> Iterator[tuple[Controller, FakePixelSink]]:
+    """The controller ticking on a thread on the system clock, with random AIs."""
+    ctl = make_board(sink=pixel_sink, clock=SystemClock(), flow_seconds=0.01)
     ticker = Ticker(ctl)
-    yield service, ctl, sink
+    yield ctl, pixel_sink
     ticker.close()
     ctl.close()

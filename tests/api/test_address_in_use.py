@@ -7,7 +7,7 @@ import socket
 import pytest
 
 
-def test_address_in_use_says_another_instance_may_run(fake_service: object) -> None:
+def test_address_in_use_says_another_instance_may_run(board: object) -> None:
     from kiothi_board.api import start_api
     from kiothi_board.api.server import AddressInUse
 
@@ -18,7 +18,7 @@ def test_address_in_use_says_another_instance_may_run(fake_service: object) -> N
         for door in ("tcp_port", "web_port"):
             other = "web_port" if door == "tcp_port" else "tcp_port"
             with pytest.raises(AddressInUse) as caught:
-                start_api(fake_service, {door: port, other: None})  # type: ignore[arg-type]
+                start_api(board, {door: port, other: None})  # type: ignore[arg-type]
             text = str(caught.value)
             assert f"127.0.0.1:{port}" in text and "already in use" in text
             assert "another kiothi-board may be running" in text and f"api.{door}" in text

@@ -7,9 +7,10 @@ from typing import Any
 
 import pytest
 
-from kiothi_board.api import COMMANDS, Dispatcher, FakeBoardService, LineFramer
+from kiothi_board.api import COMMANDS, Dispatcher, LineFramer
 from kiothi_board.api.dispatcher import RateLimiter, Session
 from kiothi_board.api.protocol import TooLong
+from kiothi_board.controller import Controller
 from kiothi_board.hardware.clock import FakeClock
 from tests.api.helpers import validator
 
@@ -41,8 +42,8 @@ class Peer:
 
 
 @pytest.fixture
-def disp(fake_service: FakeBoardService) -> Dispatcher:
-    return Dispatcher(fake_service, token="s3cret", sim=True)
+def disp(board: Controller) -> Dispatcher:
+    return Dispatcher(board, token="s3cret", sim=True)
 
 
 def test_framer_splits_lines_and_caps_length() -> None:
@@ -90,7 +91,7 @@ def test_token_is_never_in_replies_or_logs(
 def test_a_game_through_the_dispatcher_with_schemas(disp: Dispatcher) -> None:
     p = Peer(disp)
     p.req("subscribe")
-    assert p.req("new_game", mode="two", variant={"V2": True, "ply_limit": 6})["ok"]
+    assert p.req("new_game", mode="two", pace="instant", variant={"V2": True, "ply_limit": 6})["ok"]
     for _ in range(6):
         legal = p.req("state")["result"]["state"]["position"]["legal"]
         if not legal:
@@ -138,14 +139,14 @@ def test_a_game_through_the_dispatcher_with_schemas(disp: Dispatcher) -> None:
     ],
 )
 def test_malformed_lines_get_errors_and_change_nothing(
-    disp: Dispatcher, fake_service: FakeBoardService, line: bytes | str, code: str
+    disp: Dispatcher, board: Controller, line: bytes | str, code: str
 ) -> None:
     p = Peer(disp)
-    before = (fake_service.state(), list(fake_service.calls))
+    before = (board.state(), board.session.store.current_game())
     r = p.line(line)
     assert r is not None and r["ok"] is False and r["error"]["code"] == code, r
     validator("error").validate(r)
-    assert (fake_service.state(), fake_service.calls) == before
+    assert (board.state(), board.session.store.current_game()) == before
 
 
 def test_illegal_move_is_refused(disp: Dispatcher) -> None:
@@ -171,21 +172,21 @@ def test_rate_limit() -> None:
     assert lim.allow() and not lim.allow()
 
 
-def test_rate_limited_client_gets_errors(fake_service: FakeBoardService) -> None:
-    d = Dispatcher(fake_service, rate=1.0, burst=5.0)
+def test_rate_limited_client_gets_errors(board: Controller) -> None:
+    d = Dispatcher(board, rate=1.0, burst=5.0)
     p = Peer(d)
     codes = [p.req("ping")["ok"] for _ in range(10)]
     assert codes.count(True) == 5
     assert p.req("ping")["error"]["code"] == "rate_limited"
 
 
-def test_outbox_overflow_replaces_backlog_with_one_notice(fake_service: FakeBoardService) -> None:
-    d = Dispatcher(fake_service, outbox_limit=5)
+def test_outbox_overflow_replaces_backlog_with_one_notice(board: Controller) -> None:
+    d = Dispatcher(board, outbox_limit=5)
     p = Peer(d)
     p.req("subscribe")
     p.session.outbox.take()
     for i in range(12):
-        fake_service.emit({"type": "hint", "pit": "S1", "n": i})
+        board.presenter.emit({"type": "hint", "pit": "S1", "n": i})
     msgs = p.messages()
     assert p.session.outbox.overflowed
     assert msgs[0]["event"] == "overflow"
@@ -203,14 +204,14 @@ def test_settings_roundtrip_and_event(disp: Dispatcher) -> None:
     validator("event.settings").validate(ev[0])
 
 
-def test_subscribe_filters_topics(disp: Dispatcher, fake_service: FakeBoardService) -> None:
+def test_subscribe_filters_topics(disp: Dispatcher, board: Controller) -> None:
     p = Peer(disp)
     p.req("subscribe", topics=["hint"])
-    fake_service.emit({"type": "hint", "pit": "S3"})
-    fake_service.emit({"type": "wrong", "pit": "S3", "reason": "not expected"})
+    board.presenter.emit({"type": "hint", "pit": "S3"})
+    board.presenter.emit({"type": "wrong", "pit": "S3", "reason": "not expected"})
     assert [m["event"] for m in p.messages() if "event" in m] == ["hint"]
     p.req("unsubscribe")
-    fake_service.emit({"type": "hint", "pit": "S3"})
+    board.presenter.emit({"type": "hint", "pit": "S3"})
     assert [m for m in p.messages() if "event" in m] == []
 
 

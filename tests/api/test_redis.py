@@ -9,8 +9,9 @@ from typing import Any
 import pytest
 import redis
 
-from kiothi_board.api import Dispatcher, FakeBoardService
+from kiothi_board.api import Dispatcher
 from kiothi_board.api.redis_bus import RedisBus
+from kiothi_board.controller import Controller
 from tests.api.helpers import validator
 from tests.conftest import RedisServer, wait_until
 
@@ -27,9 +28,9 @@ def _wait(pred: Any, timeout: float = 5.0) -> None:
 
 
 def test_state_events_commands_and_a_redis_restart_mid_game(
-    redis_proc: RedisServer, fake_service: FakeBoardService
+    redis_proc: RedisServer, board: Controller
 ) -> None:
-    d = Dispatcher(fake_service)
+    d = Dispatcher(board)
     url = f"redis://127.0.0.1:{redis_proc.port}/0"
     peer = redis.Redis(port=redis_proc.port)
     pubsub = peer.pubsub()
@@ -37,8 +38,8 @@ def test_state_events_commands_and_a_redis_restart_mid_game(
     bus = RedisBus(d, url, backoff=(0.02, 0.2)).start()
     try:
         assert bus.synced.wait(5)
-        fake_service.new_game("two", "SN", 3, "step", {"V2": True, "ply_limit": 30})
-        fake_service.move(5)  # S6
+        board.new_game("two", "SN", 3, "instant", {"V2": True, "ply_limit": 30})
+        board.move(5)  # S6
 
         def state() -> dict[str, Any]:
             raw = peer.get("kiothi:v1:state")
@@ -70,8 +71,8 @@ def test_state_events_commands_and_a_redis_restart_mid_game(
         redis_proc.kill()
         t0 = time.perf_counter()
         moves = 0
-        while not fake_service.state()["position"]["over"] and moves < 8:
-            fake_service.move(_first(fake_service))
+        while not board.state()["position"]["over"] and moves < 8:
+            board.move(_first(board))
             moves += 1
         assert time.perf_counter() - t0 < 0.5  # no call waited on the dead server
         _wait(lambda: bus.status == "down")
@@ -79,20 +80,20 @@ def test_state_events_commands_and_a_redis_restart_mid_game(
         redis_proc.start()
         # On return: a full resync of the state, with every move made while it was away.
         peer = redis.Redis(port=redis_proc.port)
-        want = fake_service.state()["actions"]
+        want = board.state()["actions"]
         _wait(lambda: bus.synced.is_set() and state().get("state", {}).get("actions") == want)
         assert bus.reconnects >= 1 and bus.status == "up"
         # And it keeps mirroring after the restart.
-        if not fake_service.state()["position"]["over"]:
-            fake_service.move(_first(fake_service))
-            want = fake_service.state()["actions"]
+        if not board.state()["position"]["over"]:
+            board.move(_first(board))
+            want = board.state()["actions"]
             _wait(lambda: state().get("state", {}).get("actions") == want)
     finally:
         bus.close()
         d.close()
 
 
-def _first(service: FakeBoardService) -> int:
+def _first(service: Controller) -> int:
     from kiothi_board.rules import parse_pit
 
     return parse_pit(service.state()["position"]["legal"][0])

@@ -1,4 +1,4 @@
-"""The ControllerService adapter over the real controller, the frame tap, config, bench."""
+"""The controller as the board service: protocol, events, settings, games, frames; bench."""
 
 from __future__ import annotations
 
@@ -6,13 +6,7 @@ from typing import Any
 
 import pytest
 
-from kiothi_board.api import (
-    ApiConfig,
-    BoardService,
-    ControllerService,
-    FakeBoardService,
-    frame_to_hex,
-)
+from kiothi_board.api import ApiConfig, BoardService, frame_to_hex
 from kiothi_board.controller import Controller
 from kiothi_board.errors import ConfigError
 from kiothi_board.hardware.fakes import FakePixelSink
@@ -22,17 +16,17 @@ from kiothi_board.tools.bench_api import percentile
 from tests.api.helpers import validator
 
 
-def test_both_services_satisfy_the_protocol(
-    real_service: tuple[ControllerService, Controller, FakePixelSink],
+def test_the_controller_is_the_board_service(
+    real_service: tuple[Controller, FakePixelSink],
 ) -> None:
     assert isinstance(real_service[0], BoardService)
-    assert isinstance(FakeBoardService(), BoardService)
 
 
 def test_adapter_events_settings_and_games(
-    real_service: tuple[ControllerService, Controller, FakePixelSink],
+    real_service: tuple[Controller, FakePixelSink],
 ) -> None:
-    service, ctl, sink = real_service
+    ctl, sink = real_service
+    service = ctl
     events: list[dict[str, Any]] = []
     applied: list[dict[str, Any]] = []
     service.add_listener(events.append)
@@ -61,7 +55,7 @@ def test_adapter_events_settings_and_games(
     assert service.get_game(gid) is not None and service.get_game(999) is None
     frame = service.frame()
     assert len(frame) == 20
-    assert frame_to_hex(frame) in [frame_to_hex(f) for f in sink.frames]  # what the rings got
+    assert frame_to_hex(frame) in [frame_to_hex(f) for f in sink.history()]  # what the rings got
     service.remove_listener(events.append)
 
 

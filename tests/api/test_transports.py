@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 import serial  # type: ignore[import-untyped]
 
-from kiothi_board.api import ControllerService, Dispatcher, FakeBoardService, start_api
+from kiothi_board.api import Dispatcher, start_api
 from kiothi_board.api.serial_port import SerialTransport
 from kiothi_board.controller import Controller
 from tests.api.helpers import pty_client, socket_client, validator
@@ -37,9 +37,9 @@ def _play(client: Any, *, limit: int = 400) -> dict[str, Any]:
 
 
 def test_pty_serial_client_plays_a_full_game_while_sockets_watch(
-    real_service: tuple[ControllerService, Controller, Any], tmp_path: Path, pty_pair: PtyPair
+    real_service: tuple[Controller, Any], tmp_path: Path, pty_pair: PtyPair
 ) -> None:
-    service, _ctl, _sink = real_service
+    service, _sink = real_service
     master, slave = pty_pair
     unix_path = str(tmp_path / "api.sock")
     server = start_api(
@@ -117,8 +117,8 @@ class _Recording:
         return [x for x in b"".join(self.written).split(b"\n") if x]
 
 
-def test_loop_serial_answers_and_ignores_its_own_echo(fake_service: FakeBoardService) -> None:
-    d = Dispatcher(fake_service)
+def test_loop_serial_answers_and_ignores_its_own_echo(board: Controller) -> None:
+    d = Dispatcher(board)
     rec = _Recording()
     with SerialTransport(d, port=rec).start():
         rec.port.write(b'{"id":1,"cmd":"new_game","args":{"mode":"two"}}\n')
@@ -134,21 +134,22 @@ def test_loop_serial_answers_and_ignores_its_own_echo(fake_service: FakeBoardSer
         with rec.cond:
             assert rec.cond.wait_for(lambda: len(rec.lines()) >= 3, 5)
         assert d.requests == 3
-    assert [c[0] for c in fake_service.calls] == ["new_game"]
+    current = board.session.store.current_game()
+    assert current is not None and current[0] == 1 and current[2] == []  # one new game only
 
 
-def test_remote_tcp_peer_is_spectator_until_token(fake_service: FakeBoardService) -> None:
+def test_remote_tcp_peer_is_spectator_until_token(board: Controller) -> None:
     from kiothi_board.api.server import _loopback
 
     assert _loopback("127.0.0.1") and _loopback("::1") and not _loopback("192.168.1.5")
-    with start_api(fake_service, {"tcp_port": 0, "web_port": None, "token": "t0k"}) as server:
+    with start_api(board, {"tcp_port": 0, "web_port": None, "token": "t0k"}) as server:
         assert "t0k" not in repr(server.config)
 
 
-def test_websocket_client_and_spectator_origin(fake_service: FakeBoardService) -> None:
+def test_websocket_client_and_spectator_origin(board: Controller) -> None:
     import aiohttp
 
-    with start_api(fake_service, {"tcp_port": None, "web_port": 0, "sim": True}) as server:
+    with start_api(board, {"tcp_port": None, "web_port": 0, "sim": True}) as server:
 
         async def run() -> tuple[dict[str, Any], dict[str, Any], list[dict[str, Any]]]:
             url = f"http://127.0.0.1:{server.web_port}/ws"
@@ -177,10 +178,10 @@ def test_websocket_client_and_spectator_origin(fake_service: FakeBoardService) -
 
 
 def test_a_client_that_falls_behind_gets_an_overflow_notice(
-    fake_service: FakeBoardService,
+    board: Controller,
 ) -> None:
     cfg = {"tcp_port": 0, "web_port": None, "outbox_limit": 50, "health_interval": 0}
-    with start_api(fake_service, cfg) as server:
+    with start_api(board, cfg) as server:
         sock = socket.create_connection(("127.0.0.1", server.tcp_port))
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
         client = socket_client(sock)
@@ -189,7 +190,7 @@ def test_a_client_that_falls_behind_gets_an_overflow_notice(
         # client is not reading fast enough, so the board drops its backlog (bounded
         # memory), says so, and carries on serving it.
         for i in range(20000):
-            fake_service.emit({"type": "hint", "pit": "S1", "n": i})
+            board.presenter.emit({"type": "hint", "pit": "S1", "n": i})
         client.wait_event(lambda e: e["event"] == "overflow", timeout=10)
         assert client.request("ping")["ok"]
         hints = [e for e in client.events if e["event"] == "hint"]
@@ -198,23 +199,23 @@ def test_a_client_that_falls_behind_gets_an_overflow_notice(
 
 
 def test_a_serial_port_that_cannot_open_fails_start_and_frees_the_rest(
-    fake_service: FakeBoardService,
+    board: Controller,
 ) -> None:
     from kiothi_board.errors import LinkError
 
     cfg = {"tcp_port": 0, "web_port": None, "serial": ["/dev/kiothi-no-such-port"]}
     with pytest.raises(LinkError, match="kiothi-no-such-port"):
-        start_api(fake_service, cfg)
-    assert not fake_service._listeners  # the dispatcher let go of the service
+        start_api(board, cfg)
+    assert not board.presenter.listeners  # the dispatcher let go of the service
 
 
-def test_serial_peer_hangup_is_survived(fake_service: FakeBoardService, pty_pair: PtyPair) -> None:
+def test_serial_peer_hangup_is_survived(board: Controller, pty_pair: PtyPair) -> None:
     master, slave = pty_pair
-    d = Dispatcher(fake_service)
+    d = Dispatcher(board)
     transport = SerialTransport(d, os.ttyname(slave), backoff=(0.01, 0.05)).start()
     client = pty_client(master)
     assert client.request("ping")["ok"]
     pty_pair.close()  # the cable is pulled: reads fail, the transport keeps retrying
-    assert fake_service.state()["stage"] == "none"
+    assert board.state()["stage"] == "none"
     transport.close()  # and still stops promptly
     assert all(s.transport != "serial" for s in d.sessions())

@@ -6,7 +6,7 @@ import json
 import os
 from pathlib import Path
 
-from kiothi_board.api import ControllerService, frame_to_hex, start_api
+from kiothi_board.api import frame_to_hex, start_api
 from kiothi_board.controller import Controller
 from kiothi_board.hardware.fakes import FakePixelSink
 from tests.api.helpers import ARTIFACTS
@@ -25,12 +25,13 @@ ARGS = [
 
 
 def test_browser_plays_a_move_by_clicking_pits(
-    real_service: tuple[ControllerService, Controller, FakePixelSink],
+    real_service: tuple[Controller, FakePixelSink],
 ) -> None:
     import playwright.sync_api as playwright
 
     assert os.path.exists(CHROMIUM), "needs Debian's chromium (scripts/setup-system.sh)"
-    service, ctl, sink = real_service
+    ctl, sink = real_service
+    service = ctl
     with start_api(service, {"tcp_port": None, "web_port": 0, "sim": True}) as server:
         ctl.new_game("ai", "S", 3, "step", {"V2": True})
         url = f"http://127.0.0.1:{server.web_port}/"
@@ -97,8 +98,7 @@ def test_browser_plays_a_move_by_clicking_pits(
                     "[window.kiothiTwin.shown(), window.kiothiTwin.lastFrame]"
                 )
                 assert dots == last
-                given = list(sink.frames)  # one snapshot: the daemon's thread keeps appending
-                assert dots in [frame_to_hex(f) for f in given]
+                assert dots in [frame_to_hex(f) for f in sink.history()]
                 ARTIFACTS.mkdir(exist_ok=True)
                 page.screenshot(path=str(ARTIFACTS / "web-twin.png"))
                 phone = browser.new_page(

@@ -147,7 +147,7 @@ def test_every_guide_state_on_desktop_and_phone(twin: Twin) -> None:
     ctl.undo()
     shot("undo")
     twin.follow()
-    ctl.new_game("ai", "N", 5, "step", {})  # RandomOpponent(5) lifts in the opening
+    ctl.new_game("ai", "N", 3, "step", {})  # the harness's AI lifts in the opening
     for page in (desk, phone):
         page.wait_for_function("document.querySelector('#cue').textContent.includes('opens:')")
     shot("ai-opening")
@@ -389,13 +389,7 @@ def test_leds_shown_exactly_as_lit(twin: Twin) -> None:
         "[window.kiothiTwin.shown(),"
         " document.querySelector('[data-pit=\"S7\"] .ring').style.background]"
     )
-    for _ in range(10):  # the ticker thread appends while we copy
-        try:
-            given = list(twin.sink.frames)
-            break
-        except RuntimeError:
-            continue
-    assert shown in [frame_to_hex(f) for f in given]
+    assert shown in [frame_to_hex(f) for f in twin.sink.history()]
     lit = {shown[6][k * 6 : k * 6 + 6] for k in range(16)} - {"000000"}
     for hex_colour in lit:
         r, g, b = (int(hex_colour[i : i + 2], 16) for i in (0, 2, 4))
@@ -420,7 +414,7 @@ def test_operator_page_in_plain_words_with_the_configured_level(twin: Twin) -> N
 def test_hint_ring_is_gone_after_the_next_press(twin: Twin) -> None:
     """Issue 10 #1: a hint in the opening kept its yellow ring through the placing and on."""
     ctl, page = twin.ctl, twin.desk
-    ctl.new_game("two", "SN", 5, "step", {})  # RandomOpponent(5) lifts in the opening
+    ctl.new_game("two", "SN", 3, "step", {})  # the hint: the harness's AI lifts a pit
     twin.synced(page)
     ctl.hint()
     page.wait_for_function("document.querySelector('#cue').textContent.includes('Hint:')")

@@ -10,10 +10,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from kiothi_board.api import ControllerService, FrameTap, start_api
-from kiothi_board.controller import Controller, RandomOpponent
+from kiothi_board.api import start_api
+from kiothi_board.controller import Controller
+from kiothi_board.controller.opponent import ReadyHandle
 from kiothi_board.hardware.clock import SystemClock
 from kiothi_board.hardware.fakes import FakePixelSink
+from kiothi_board.rules import Lift, OpeningAction, Position
 from kiothi_board.store.memory import MemoryStore
 from tests.api.helpers import ARTIFACTS, Ticker
 
@@ -42,7 +44,6 @@ class Twin:
     """The controller, its page URL and a launched Chromium."""
 
     ctl: Controller
-    service: ControllerService
     sink: FakePixelSink
     url: str
     browser: Any
@@ -105,26 +106,37 @@ def chromium() -> Iterator[Any]:
             browser.close()
 
 
+class LiftingOpponent:
+    """A predictable AI: lifts its fullest pit in the opening (so the guided opening shows),
+    spreading the seeds over the next pits; then the first legal move."""
+
+    def start(self, position: Position) -> ReadyHandle:
+        """Choose at once."""
+        legal = position.legal_moves()
+        if position.phase == "opening":
+            pit = max(legal, key=lambda p: (position.board[p], -p))
+            place = tuple((pit + 1 + k) % 20 for k in range(position.board[pit]))
+            return ReadyHandle(OpeningAction((Lift(pit, place),)))
+        return ReadyHandle(legal[0])
+
+
 @contextmanager
 def serve(browser: Any) -> Iterator[Twin]:
     """A fresh controller (no game yet) and the API with the web door, in sim mode."""
     sink = FakePixelSink(leds_per_ring=16, keep=5000)
-    tap = FrameTap(sink)
-    store = MemoryStore()
     ctl = Controller(
-        sink=tap,
+        sink=sink,
         clock=SystemClock(),
-        store=store,
-        opponent_factory=lambda level: RandomOpponent(level),
+        store=MemoryStore(),
+        opponent_factory=lambda level: LiftingOpponent(),
         flow_seconds=0.01,
         over_seconds=-1,
         resume=False,
     )
-    service = ControllerService(ctl, store, tap=tap)
     ticker = Ticker(ctl)
     try:
-        with start_api(service, {"tcp_port": None, "web_port": 0, "sim": True}) as server:
-            twin = Twin(ctl, service, sink, f"http://127.0.0.1:{server.web_port}/", browser)
+        with start_api(ctl, {"tcp_port": None, "web_port": 0, "sim": True}) as server:
+            twin = Twin(ctl, sink, f"http://127.0.0.1:{server.web_port}/", browser)
             try:
                 yield twin
             finally:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from kiothi_board.controller import CHORDS, FirstLegalOpponent
 from kiothi_board.guide import Cue
-from kiothi_board.rules import Position, Variant, parse_pit
+from kiothi_board.rules import Outcome, Position, Variant, parse_pit, parse_record
 
 from .conftest import Rig, make_rig
 
@@ -143,7 +143,10 @@ def test_resign_by_chord(rig: Rig) -> None:
     assert st["stage"] == "over" and st["ended"] == "resign"
     assert st["result"]["winner"] == "N"
     rec = rig.store.get_game(gid)
-    assert rec is not None and "result" not in rec and rec["opening"] == ["pass", "pass"]
+    assert rec is not None and rec["opening"] == ["pass", "pass"]
+    # R13: the record names the resignation (it was stored as "no-moves" before issue 8).
+    assert rec["result"]["end"] == "resign" and rec["result"]["by"] == "S"
+    assert parse_record(rec).final().result == Outcome.from_json(rec["result"])
 
 
 def test_end_by_agreement_splits_rows(rig: Rig) -> None:

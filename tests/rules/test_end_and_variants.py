@@ -118,9 +118,9 @@ def test_r11_ply_limit() -> None:
     assert end.result.captured == (28, 32)  # S row 28 after S6 sowed 2 seeds into N1, N2
 
 
-def test_end_by_agreement_uses_r11s_split() -> None:
+def test_end_by_agreement_uses_r11s_split_and_names_agreement() -> None:
     pos = Position.initial().open("pass").open("pass").end_by_agreement()
-    assert pos.result == Result(None, (30, 30), "repetition")
+    assert pos.result == Result(None, (30, 30), "agreement")  # R13: no longer "repetition"
 
 
 # --------------------------------------------------------------------------- R12

@@ -1,0 +1,238 @@
+"""The session's command table: what every command name does.
+
+`install(session)` registers the built-in commands; other parts add theirs with
+`Session.register(name, fn)`. A command receives one argument (a pit index, a side
+letter, a flag, a `NewGame`, or None) and may return a value for the API.
+
+Gesture commands: `tap`, `hold`, `drop`, `revert`, `release` (from `Gestures`).
+Game commands: `new`, `new_game`, `move`, `opening`, `undo`, `hint`, `resign`, `end`,
+`abandon`, `check`, `walk`, `pause`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from kiothi_board.controller.events import (
+    Abandon,
+    Advance,
+    Agree,
+    Complete,
+    OpenEnd,
+    OpenGuided,
+    OpenLift,
+    OpenPlace,
+    Resign,
+    Undo,
+    Walk,
+)
+from kiothi_board.controller.game import DEFAULT_LONG_MOVE_LAPS, Settings
+from kiothi_board.controller.notices import Changed
+from kiothi_board.errors import BadArgumentError, ConflictError, IllegalMoveError
+from kiothi_board.rules import OpeningAction, Side, Variant, parse_opening
+
+if TYPE_CHECKING:
+    from kiothi_board.controller.session import Session
+
+__all__ = ["NewGame", "install"]
+
+
+@dataclass(frozen=True, slots=True)
+class NewGame:
+    """The arguments of `new_game` (see `Controller.new_game`)."""
+
+    mode: str = "two"
+    sides: str = "S"
+    level: int = 3
+    pace: str = "step"
+    variant: Variant | dict[str, Any] | str | None = None
+    long_move_laps: int = DEFAULT_LONG_MOVE_LAPS
+
+    def settings(self) -> Settings:
+        """Checked settings; a BadArgumentError names a bad value."""
+        if self.mode not in ("two", "ai", "demo"):
+            raise BadArgumentError(f"bad mode {self.mode!r}: expected 'two', 'ai' or 'demo'")
+        if self.pace not in ("step", "flow", "instant"):
+            raise BadArgumentError(f"bad pace {self.pace!r}: expected 'step', 'flow' or 'instant'")
+        if isinstance(self.variant, str):
+            var = Variant.parse(self.variant)
+        elif isinstance(self.variant, dict):
+            var = Variant.from_json(self.variant)
+        else:
+            var = self.variant or Variant()
+        humans: tuple[Side, ...]
+        if self.mode == "two":
+            humans = (Side.S, Side.N)
+        elif self.mode == "ai":
+            humans = tuple(Side.parse(s) for s in self.sides if s.strip()) or (Side.S,)
+        else:
+            humans = ()
+        return Settings(
+            self.mode,  # type: ignore[arg-type]
+            humans,
+            self.level,
+            self.pace,  # type: ignore[arg-type]
+            var,
+            self.long_move_laps,
+        )
+
+    @classmethod
+    def same_as(cls, s: Settings) -> NewGame:
+        """The arguments that start another game like one with settings `s`."""
+        sides = "".join(side.letter for side in s.humans) or "S"
+        return cls(s.mode, sides, s.level, s.pace, s.variant, s.long_move_laps)
+
+
+def install(session: Session) -> None:
+    """Register the built-in commands on `session`."""
+    s = session
+    table: dict[str, Any] = {
+        "tap": lambda pit: _tap(s, pit),
+        "hold": lambda pit: _hold(s, pit),
+        "drop": lambda pit: _drop(s, pit),
+        "revert": s.revert,
+        "release": s.release,
+        "new_game": lambda args: s.begin(args.settings()),
+        "new": lambda _: s.begin(NewGame.same_as(s.settings).settings()),
+        "move": lambda pit: _move(s, pit),
+        "opening": lambda action: _opening(s, action),
+        "undo": lambda _: _ending(s, Undo()),
+        "hint": lambda _: s.hint(),
+        "resign": lambda side: _resign(s, side),
+        "end": lambda _: _ending(s, Agree()),
+        "abandon": lambda _: _ending(s, Abandon()),
+        "check": lambda on: _check(s, on),
+        "walk": lambda _: s.commit(Walk()),
+        "pause": s.set_pause,
+    }
+    for name, fn in table.items():
+        s.register(name, fn)
+
+
+def _ending(s: Session, event: Undo | Agree | Abandon) -> None:
+    s.need_game()
+    s.cancel_thinking()
+    s.commit(event)
+
+
+def _resign(s: Session, side: Side | str | None) -> None:
+    game = s.need_game()
+    who = Side.parse(side) if isinstance(side, str) else side or game.mover
+    s.cancel_thinking()
+    s.commit(Resign(who))
+
+
+def _move(s: Session, pit: int) -> None:
+    game = s.need_game()
+    if game.stage != "turn" or s.settings.is_ai(game.mover):
+        raise ConflictError("no human move is awaited now")
+    s.select(pit, lifted=False)
+
+
+def _opening(s: Session, action: OpeningAction | str) -> None:
+    game = s.need_game()
+    if game.stage != "open" or s.settings.is_ai(game.mover):
+        raise ConflictError("no human opening action is awaited now")
+    parsed = action if isinstance(action, OpeningAction) else parse_opening(action)
+    s.commit(OpenGuided(parsed))
+
+
+def _check(s: Session, on: bool | None) -> bool:
+    """Enter (or leave, or toggle with None) board check; whether it is on."""
+    want = s.check is None if on is None else on
+    s.check = frozenset() if want else None
+    s.tell(Changed())
+    return want
+
+
+def _tap(s: Session, pit: int) -> None:
+    """A press on a pit: what it means depends on the stage (see docs/controls.md)."""
+    s.mark(pit)
+    game = s.game
+    if game is None or game.stage == "over":
+        return
+    if s.check is not None:
+        # Board check: a first press marks a pit wrong (it blinks), a second clears it.
+        _check_mark(s, pit)
+        return
+    ai_turn = s.settings.is_ai(game.mover)
+    if game.stage == "turn":
+        if ai_turn:
+            s.wrong(pit)
+            return
+        try:
+            s.select(pit, lifted=True)  # the rules check the move, once
+        except IllegalMoveError:
+            s.wrong(pit, endless=pit in game.position.endless_moves())
+    elif game.stage == "open":
+        if ai_turn:
+            s.wrong(pit)
+        elif game.lifted is None:
+            board = game.board if game.board is not None else game.position.board
+            if pit in game.mover.pits and board[pit]:
+                s.commit(OpenLift(pit))
+            else:
+                s.wrong(pit)
+        else:
+            s.commit(OpenPlace(pit))
+    elif game.stage == "set" and not s.settings.auto:
+        # Setting the board: a tap ticks a changing pit off (again: unticks); a hold confirms.
+        changed = {p for p in range(20) if game.steps[0].board[p] != game.steps[-1].board[p]}
+        if pit in changed:
+            s.ticks = s.ticks ^ {pit}
+            s.tell(Changed())
+    else:
+        step = game.step
+        assert step is not None
+        if s.auto(step.kind):
+            s.set_pause(None)  # flow: the animation leads; a press pauses and resumes
+        elif pit == step.pit:
+            s.commit(Advance())
+        else:
+            s.wrong(pit)
+
+
+def _check_mark(s: Session, pit: int) -> None:
+    assert s.check is not None
+    s.check = s.check ^ {pit}
+    s.tell(Changed())
+
+
+def _hold(s: Session, pit: int) -> None:
+    """A long press: a new game when idle or over, else pass, walk or hint by stage."""
+    game = s.game
+    if game is None or game.stage == "over":
+        first = game is None and s.game_id is None and not s.store.list_games(1)
+        s.run("tutorial" if first and "tutorial" in s.commands else "new")
+    elif s.check is not None:
+        return
+    elif game.stage == "set" and not s.settings.auto:
+        if game.target is None and game.trace is not None and pit == game.trace.pit:
+            s.commit(Walk())  # a long move: holding the pit it was played from walks it
+        else:
+            s.commit(Complete())  # one gesture confirms the whole board
+    elif game.stage == "open" and not s.settings.is_ai(game.mover):
+        s.commit(OpenEnd())  # R3: pass (or, under V1, one lift only)
+    elif game.stage == "set" and game.target is None:
+        s.commit(Walk())
+    elif game.stage in ("turn", "open"):
+        s.hint()
+
+
+def _drop(s: Session, pit: int) -> None:
+    """A seed sensed landing in `pit` (boards with drop sensors)."""
+    game = s.game
+    step = None if game is None else game.step
+    if game is None or step is None or s.check is not None:
+        return
+    if step.kind == "drop" and pit == step.pit:
+        s.commit(Advance())
+    elif step.kind == "relay":
+        # A sensor cannot feel a lift: a seed landing on the next drop implies it (R5).
+        nxt = game.steps[game.index + 1]
+        if nxt.kind == "drop" and nxt.pit == pit:
+            s.commit(Advance())
+            s.commit(Advance())
+    else:
+        s.wrong(pit)
