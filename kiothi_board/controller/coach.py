@@ -54,10 +54,10 @@ class Coach:
             case Started():
                 if not self._starting:
                     self.tutorial = None  # any other new game ends the tutorial
-            case Applied(Complete(), old, new) if t is not None:
-                if t.part == "opening" and old.stage == "guided_open":
-                    self.tutorial = t.next()
-                elif t.part == "move" and old.stage == "sow" and old.mover is Side.S:
+            case Applied(Complete(), old, _) if t is not None:
+                opened = t.part == "opening" and old.stage == "guided_open"
+                moved = t.part == "move" and old.stage == "sow" and old.mover is Side.S
+                if opened or moved:
                     self.tutorial = t.next()
             case Applied(Select(), old, _) if t is not None and t.part == "play-on":
                 if old.mover is Side.S:  # the player's own next move: the lessons are over

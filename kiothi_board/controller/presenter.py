@@ -249,9 +249,7 @@ class Presenter:
         """The one line that says what to do now (guide.instructions), with a lesson if any."""
         s = self.session
         now = s.clock.now()
-        hint = next(
-            (o.pit for o in self._overlays if o.cue == Cue.HINT and o.until > now), None
-        )
+        hint = next((o.pit for o in self._overlays if o.cue == Cue.HINT and o.until > now), None)
         view = self.view()
         line = instruction(Situation(view, self._ai(), s.thinking, s.settings.pace, hint))
         tutorial = self.tutorial()

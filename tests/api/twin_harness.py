@@ -84,6 +84,9 @@ class Twin:
         """Press wherever the guide points until it points nowhere (or at a `stop` kind)."""
         for _ in range(200):
             state = self.ctl.state()
+            if state["stage"] == "set":
+                self.ctl.press(0, hold=True)  # setting the board: one hold confirms it
+                continue
             guide = state.get("guide")
             pit = self.ctl.expected_pit()
             if pit is None or (stop and guide and guide["kind"] == stop):

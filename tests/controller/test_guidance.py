@@ -74,10 +74,11 @@ def test_undo_shows_every_target_and_one_hold_confirms_the_board(rig: Rig) -> No
     assert st["stage"] == "set" and st["expect"] is None
     assert st["board"] == start["board"]  # labels show the targets the rings show
     changes = st["restore"]["changes"]
-    assert changes == {
-        name: [after[parse_pit(name)], start["board"][parse_pit(name)]]
-        for name in changes
-    } and len(changes) == 7
+    assert (
+        changes
+        == {name: [after[parse_pit(name)], start["board"][parse_pit(name)]] for name in changes}
+        and len(changes) == 7
+    )
     assert st["instruction"].startswith("Undo: set the 7 blinking pits")
     frame = rig.sink.last
     assert frame is not None
