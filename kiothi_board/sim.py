@@ -115,8 +115,9 @@ class SimKeys:
     """Terminal keys to board actions; `n` asks for a `y` first, so no game is lost by a slip."""
 
     def __init__(self) -> None:
-        """No question pending."""
+        """No question pending, nothing said."""
         self.prompt: str | None = None
+        self.said: str | None = None  # why the last key's command failed, in words
 
     def feed(self, key: str) -> Action | None:
         """The action a key asks for (None: nothing, or a question was asked or answered)."""
