@@ -245,6 +245,11 @@ class Controller:
         with self._lock:
             return self.presenter.state()
 
+    def instruction(self) -> str:
+        """The one line that says what to do now (the terminal, the page and the API show it)."""
+        with self._lock:
+            return self.presenter.instruction()
+
     def view(self) -> View:
         """The guide view the board shows now (without transient overlays)."""
         with self._lock:

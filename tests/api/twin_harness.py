@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from kiothi_board.api import start_api
+from kiothi_board.config import validate
 from kiothi_board.controller import Controller
 from kiothi_board.controller.opponent import ReadyHandle
 from kiothi_board.hardware.clock import SystemClock
@@ -135,6 +136,7 @@ def serve(browser: Any) -> Iterator[Twin]:
         flow_seconds=0.01,
         over_seconds=-1,
         resume=False,
+        defaults={"level": validate({})["game"]["level"]},  # as the daemon passes its config
     )
     ticker = Ticker(ctl)
     try:
