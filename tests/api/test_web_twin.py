@@ -44,6 +44,8 @@ STATES = (
     "undo",
     "ai-opening",
     "over",
+    "tutorial-opening",
+    "tutorial-relay",
     "how-to-play",
 )
 
@@ -154,6 +156,23 @@ def test_every_guide_state_on_desktop_and_phone(twin: Twin) -> None:
     shot("ai-opening")
     ctl.resign("S")
     shot("over")
+    ctl.tutorial()
+    for page in (desk, phone):
+        page.wait_for_function(
+            "document.querySelector('#cue').textContent.startsWith('Tutorial 1/4')"
+        )
+    shot("tutorial-opening")
+    for _ in range(60):  # through the lit opening, North's, and into the relay move
+        guide = ctl.state().get("guide")
+        if guide and guide["kind"] == "relay" and ctl.state()["tutorial"] == "move":
+            break
+        pit = ctl.expected_pit()
+        if pit is not None:
+            ctl.press(pit)
+        else:
+            for page in (desk, phone):
+                twin.synced(page)
+    shot("tutorial-relay")
     for page in (desk, phone):
         page.click("#btn-howto")
         page.wait_for_selector("#howto[open] #howto-body img")

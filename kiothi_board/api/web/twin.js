@@ -229,6 +229,9 @@ function render(st) {
   if (!on) {
     turnEl.textContent = "No game";
     turnEl.className = "turn";
+  } else if (st.restore) {
+    turnEl.textContent = st.restore.purpose === "undo" ? "Undo: set the board back" : "Set the board";
+    turnEl.className = "turn";
   } else if (st.stage === "over") {
     turnEl.textContent = "Game over";
     turnEl.className = "turn ended";
