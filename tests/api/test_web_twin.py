@@ -470,3 +470,21 @@ def test_undo_on_the_page_shows_targets_and_one_hold_confirms(twin: Twin) -> Non
     page.keyboard.press("Shift+Digit1")  # `!`: hold S1 — one gesture for the whole board
     page.wait_for_function("window.kiothiTwin.state.stage === 'turn'")
     assert ctl.state()["position"]["board"] == start and ctl.state()["actions"] == []
+
+
+def test_new_game_asks_first_and_keeps_the_old_one_as_abandoned(twin: Twin) -> None:
+    """Issue 10 #6: a new game started at once; the games left piled up as unfinished."""
+    ctl, page = twin.ctl, twin.desk
+    first = ctl.new_game("two", "SN", 3, "step", {"V2": True})
+    ctl.press("S6")
+    twin.synced(page)
+    page.evaluate("document.activeElement && document.activeElement.blur()")
+    page.keyboard.press("n")
+    page.wait_for_selector("#confirm:not(.hidden)")
+    assert ctl.state()["game_id"] == first  # nothing yet
+    page.click("#confirm-no")
+    assert ctl.state()["game_id"] == first
+    page.click("#btn-new")
+    page.click("#confirm-yes")
+    page.wait_for_function(f"window.kiothiTwin.state.game_id !== {first}")
+    assert ctl.get_game(first)["result"]["end"] == "abandoned"  # type: ignore[index]
