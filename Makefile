@@ -5,7 +5,7 @@ STAMP := $(VENV)/.installed-stamp
 # MicroPython for WebAssembly (npm), which the firmware tests run the firmware modules under.
 NPM_STAMP := firmware/wasm/node_modules/.installed-stamp
 
-.PHONY: setup run test lint bench goldens clean
+.PHONY: setup run test lint bench goldens clean install uninstall
 
 $(STAMP): pyproject.toml scripts/setup-system.sh
 	bash scripts/setup-system.sh
@@ -39,6 +39,13 @@ bench: setup
 # Regenerate the golden playthroughs (review the diff before committing).
 goldens: setup
 	$(VENV)/bin/pytest tests/rules/test_goldens.py --update-goldens
+
+# On a Raspberry Pi: `sudo make install` (the same as `sudo scripts/install.sh`, docs/install.md).
+install:
+	bash scripts/install.sh
+
+uninstall:
+	bash scripts/install.sh --uninstall
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache firmware/wasm/node_modules

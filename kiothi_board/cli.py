@@ -34,6 +34,12 @@ def _run(argv: list[str]) -> int | None:
     return main(argv)
 
 
+def _leds(argv: list[str]) -> int | None:
+    from kiothi_board.tools.leds import main
+
+    return main(argv)
+
+
 def _guide_pictures(argv: list[str]) -> int | None:
     from kiothi_board.tools.guide_pictures import main
 
@@ -96,6 +102,7 @@ _DELEGATED: dict[str, tuple[Command, str]] = {
     "bom": (_bom, "bill of materials and LED power budget"),
     "doctor": (_doctor, "self-test: pins, store, link, LEDs, each pit"),
     "firmware": (_firmware, "firmware install: copy it to a Pico"),
+    "leds": (_leds, "leds off: blank the LED rings (run by the service)"),
     "guide-pictures": (
         _guide_pictures,
         "draw every LED guide cue as PNG pictures (for docs/led-guide.md)",

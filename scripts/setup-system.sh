@@ -6,6 +6,12 @@ packages=()
 command -v redis-server >/dev/null 2>&1 || packages+=(redis-server)
 # The web twin's browser test drives Debian's Chromium through Playwright (no browser download).
 [ -x /usr/bin/chromium ] || packages+=(chromium)
+# The installer's tests: systemd-analyze, systemd-sysusers, systemctl; userdel, groupdel.
+command -v systemd-analyze >/dev/null 2>&1 || packages+=(systemd)
+command -v userdel >/dev/null 2>&1 || packages+=(passwd)
+# ...and Debian's own Python with venv and pip, which the installer uses as on a Pi.
+/usr/bin/python3 -c 'import ensurepip' >/dev/null 2>&1 || packages+=(python3-venv)
+/usr/bin/python3 -m pip --version >/dev/null 2>&1 || packages+=(python3-pip)
 # The firmware tests run MicroPython (WebAssembly, from npm: firmware/wasm) under Node.
 command -v node >/dev/null 2>&1 || packages+=(nodejs)
 command -v npm >/dev/null 2>&1 || packages+=(npm)

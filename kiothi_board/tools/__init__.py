@@ -13,4 +13,5 @@ nothing in the library imports them.
     tools/pinout.py          kiothi-board pinout [MAP] (wiring_svg.py: the diagrams)
     tools/bom.py             kiothi-board bom
     tools/firmware.py        kiothi-board firmware install
+    tools/leds.py            kiothi-board leds off (the service's ExecStopPost)
 """
