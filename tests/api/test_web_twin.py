@@ -385,10 +385,13 @@ def test_how_to_play_panel(twin: Twin) -> None:
     text = page.inner_text("#howto-body")
     for words in ("The opening", "Relay", "Capture", "30–30 is a draw", "Undo"):
         assert words in text
-    loaded = page.evaluate(
-        "[...document.querySelectorAll('#howto-body img')].map(i => i.complete && i.naturalWidth)"
+    page.wait_for_function(  # the pictures load after the text
+        "[...document.querySelectorAll('#howto-body img')].every(i => i.complete)"
     )
-    assert len(loaded) == 6 and all(w and w > 1000 for w in loaded)
+    loaded = page.evaluate(
+        "[...document.querySelectorAll('#howto-body img')].map(i => i.naturalWidth)"
+    )
+    assert len(loaded) == 6 and all(w > 1000 for w in loaded)
     page.keyboard.press("Escape")
     page.wait_for_selector("#howto:not([open])", state="attached")
     assert page.errors == []
