@@ -65,9 +65,19 @@ def _bench_guide(argv: list[str]) -> int | None:
 
 
 def _bench_api(argv: list[str]) -> int | None:
+    if "--soak" in argv:  # the real daemon under mixed clients, for minutes
+        from kiothi_board.tools.soak import main as soak
+
+        return soak(argv)
     from kiothi_board.tools.bench_api import main
 
     return main(argv)
+
+
+def _token(argv: list[str]) -> int | None:
+    from kiothi_board.api.access import token_main
+
+    return token_main(argv)
 
 
 def _pinout(argv: list[str]) -> int | None:
@@ -98,6 +108,7 @@ _DELEGATED: dict[str, tuple[Command, str]] = {
     "engine": (_engine, "speak the engine protocol on stdin/stdout"),
     "match": (_match, "play two engines against each other"),
     "run": (_run, "run the board daemon (--sim: the simulator)"),
+    "token": (_token, "print a new random api.token"),
     "pinout": (_pinout, "print and check a pin map (and --write-docs)"),
     "bom": (_bom, "bill of materials and LED power budget"),
     "doctor": (_doctor, "self-test: pins, store, link, LEDs, each pit"),

@@ -64,14 +64,34 @@ def _pin_list(length: int | None = None, max_length: int | None = None) -> Check
     return check
 
 
+def _secret(min_len: int, *, digits: bool = False) -> Check:
+    def check(value: Any) -> str | None:
+        if value == "":
+            return None  # off
+        if digits and not value.isdigit():
+            return "must be digits only"
+        if len(value) < min_len:
+            return f"must be at least {min_len} characters (kiothi-board token makes one)"
+        return None
+
+    return check
+
+
+def _names(value: Any) -> str | None:
+    if not all(isinstance(v, str) and v for v in value):
+        return "must be a list of host names"
+    return None
+
+
 def api_settings(config: Config, *, sim: bool) -> dict[str, Any]:
     """The `[api]` table as the API layer takes it: empty strings and -1 mean "off"."""
     out: dict[str, Any] = dict(config["api"])
-    for key in ("unix_path", "token", "redis_url"):
+    for key in ("unix_path", "token", "redis_url", "staff_pin"):
         out[key] = out[key] or None
     for key in ("tcp_port", "web_port"):
         out[key] = None if out[key] < 0 else out[key]
     out["serial"] = tuple(out["serial"])
+    out["host_names"] = tuple(out["host_names"])
     out["sim"] = sim
     return out
 
@@ -152,7 +172,21 @@ SCHEMA: dict[str, dict[str, Key]] = {
         "web_port": Key((int,), 8420, between(-1, 65535), "0: any free port, -1: off"),
         "serial": Key((list,), [], None, "serial devices or pyserial URLs"),
         "serial_baud": Key((int,), 115200, between(300, 4_000_000)),
-        "token": Key((str,), "", None, "needed to control from another host; never logged"),
+        "token": Key((str,), "", _secret(16), "needed to control over TCP/WebSocket; never logged"),
+        "staff_pin": Key((str,), "", _secret(6, digits=True), "digits: a session from the page"),
+        "trust_loopback_tcp": Key((bool,), False, None, "loopback TCP clients control at once"),
+        "host_names": Key((list,), [], _names, "extra names the web server answers to"),
+        "session_ttl": Key((int, float), 43200, between(60, 30 * 86400), "seconds"),
+        "client_budget": Key((int,), 1 << 20, between(64 << 10, 1 << 30), "bytes per client"),
+        "max_reply": Key((int,), 256 << 10, between(16 << 10, 1 << 30), "bytes"),
+        "max_connections": Key((int,), 512, between(8, 1_000_000)),
+        "max_per_door": Key((int,), 256, between(1, 1_000_000)),
+        "max_per_peer": Key((int,), 128, between(1, 1_000_000)),
+        "idle_timeout": Key((int, float), 300, between(1, 86400), "s without a byte: closed"),
+        "header_timeout": Key((int, float), 10, between(0.5, 600), "s for an HTTP request"),
+        "auth_rate": Key((int, float), 1, between(0.001, 1000), "failures/s per peer address"),
+        "auth_burst": Key((int, float), 5, between(1, 10000)),
+        "auth_global_rate": Key((int, float), 10, between(0.001, 10000), "failures/s in all"),
         "max_line": Key((int,), 16384, between(256, 10_000_000)),
         "rate": Key((int, float), 50, between(1, 100_000), "requests/s per client"),
         "burst": Key((int, float), 200, between(1, 1_000_000)),
@@ -194,6 +228,9 @@ class Config(Mapping[str, Mapping[str, Any]]):
         return out
 
 
+_SECRETS = frozenset({"token", "staff_pin"})
+
+
 def validate(data: Mapping[str, Any], source: str = "<defaults>") -> Config:
     """Check a decoded TOML document against SCHEMA and fill in defaults."""
     sections: dict[str, dict[str, Any]] = {}
@@ -226,7 +263,8 @@ def validate(data: Mapping[str, Any], source: str = "<defaults>") -> Config:
             if spec.check is not None:
                 reason = spec.check(value)
                 if reason:
-                    raise ConfigError(f"{source}: {name}.{key} = {value!r}: {reason}")
+                    shown = "(hidden)" if key in _SECRETS else repr(value)
+                    raise ConfigError(f"{source}: {name}.{key} = {shown}: {reason}")
             values[key] = value
         sections[name] = values
     return Config(sections, source)
@@ -246,4 +284,8 @@ def load(path: str | os.PathLike[str] | None) -> Config:
         raise ConfigError(f"{source}: cannot read: {exc.strerror}") from exc
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{source}: not valid TOML: {exc}") from exc
+    except UnicodeDecodeError as exc:
+        raise ConfigError(
+            f"{source}: not UTF-8 (byte 0x{exc.object[exc.start]:02x} at offset {exc.start})"
+        ) from exc
     return validate(data, source)

@@ -42,6 +42,28 @@ if TYPE_CHECKING:
 log = logging.getLogger("kiothi_board.daemon")
 
 
+def config_settings(config: Config) -> dict[str, Any]:
+    """The operator settings the config implies (what `settings.get` shows before any
+    `settings.set`): the configured mode, side, level, pace, variant, palette, brightness."""
+    from kiothi_board.errors import RulesError
+    from kiothi_board.rules import Variant
+
+    game = config["game"]
+    try:
+        variant = Variant.parse(game["variant"]).to_json()
+    except RulesError as exc:
+        raise ConfigError(f"game.variant = {game['variant']!r}: {exc}") from exc
+    return {
+        "palette": game["palette"],
+        "brightness": config["leds"]["brightness"],
+        "mode": game["mode"],
+        "sides": game["human_side"],
+        "level": game["level"],
+        "pace": game["pace"],
+        "variant": variant,
+    }
+
+
 class Daemon:
     """The running product: drivers, store, controller, API, and the loop that ticks them."""
 
@@ -90,8 +112,7 @@ class Daemon:
                 hold_seconds=config["board"]["hold_s"],
                 over_seconds=game["over_seconds"],
                 on_settings=self.apply_settings,
-                defaults={"mode": game["mode"], "sides": game["human_side"]}
-                | {key: game[key] for key in ("level", "pace")},
+                defaults=config_settings(config),
             )
             open_game(
                 self.controller,
@@ -338,6 +359,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     on_tick = None
     if daemon.web_url is not None:
         print(f"kiothi-board: the board's web page is at {daemon.web_url}", file=sys.stderr)
+        api_cfg = config["api"]
+        if not (api_cfg["token"] or api_cfg["staff_pin"]):
+            print(
+                "kiothi-board: the page and TCP are read-only: set api.token "
+                "(kiothi-board token makes one) or api.staff_pin to play from them",
+                file=sys.stderr,
+            )
     if daemon.simulated and not args.no_terminal:
         from kiothi_board.sim import SimKeys, TerminalView, no_terminal_notice, render_board
 

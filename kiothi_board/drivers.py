@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from kiothi_board.config import Config
 from kiothi_board.errors import (
+    ConfigError,
     DriverFallback,
     DriverUnavailableError,
     LinkError,
@@ -65,6 +66,18 @@ def fall_back(
         log.warning("%s", message)
         warnings.warn(message, DriverFallback, stacklevel=3)
         return open_fake(), True
+
+
+def _make_parent(path: Path, key: str) -> None:
+    """The store's directory, or one line naming the key when it cannot be made."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except (FileExistsError, NotADirectoryError):
+        raise ConfigError(
+            f"{key}: {path.parent} is not a directory (a file is in the way)"
+        ) from None
+    except OSError as exc:
+        raise ConfigError(f"{key}: cannot make {path.parent}: {exc.strerror}") from exc
 
 
 class Drivers:
@@ -219,7 +232,7 @@ class Drivers:
             from kiothi_board.store.sqlite import SqliteStore
 
             path = Path(cfg["path"]) if cfg["path"] else state_dir / "games.sqlite3"
-            path.parent.mkdir(parents=True, exist_ok=True)
+            _make_parent(path, f"store.path = {cfg['path']!r}" if cfg["path"] else "state dir")
             sqlite = SqliteStore(path, clock=self.clock)
             if sqlite.report is not None:
                 log.warning("%s", sqlite.report)

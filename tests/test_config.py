@@ -19,7 +19,7 @@ def test_defaults_cover_every_key() -> None:
 
 def test_a_file_overrides_defaults(tmp_path: Path) -> None:
     path = tmp_path / "config.toml"
-    path.write_text('[game]\nlevel = 5\npace = "flow"\n[api]\ntoken = "s3cret"\n')
+    path.write_text('[game]\nlevel = 5\npace = "flow"\n[api]\ntoken = "s3cret-s3cret-s3cret"\n')
     config = load(path)
     assert config["game"]["level"] == 5 and config["game"]["pace"] == "flow"
     assert config["board"]["pull_up"] is True

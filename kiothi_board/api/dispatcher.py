@@ -12,17 +12,17 @@ never blocks and never calls back into the service, so a slow client cannot stal
 
 from __future__ import annotations
 
-import hmac
 import itertools
 import json
 import logging
 import threading
-from collections import deque
 from collections.abc import Callable
 from typing import Any
 
 from kiothi_board import __version__
+from kiothi_board.api.access import AccessPolicy
 from kiothi_board.api.args import Args, short
+from kiothi_board.api.budget import DEFAULT_BUDGET, DEFAULT_MAX_REPLY, Outbox
 from kiothi_board.api.protocol import (
     MAX_LINE,
     PROTOCOL,
@@ -144,50 +144,6 @@ class RateLimiter:
         return False
 
 
-class Outbox:
-    """A client's bounded queue of encoded lines, filled from any thread.
-
-    `wake` is called (outside the lock) when the queue goes from empty to non-empty, so
-    an asyncio writer can be woken with `call_soon_threadsafe` and a thread with an Event.
-    When the client falls `limit` lines behind, the queue is cleared and replaced by one
-    `overflow` event: the client must resync with `state`. Memory stays bounded either way.
-    """
-
-    def __init__(self, limit: int, wake: Callable[[], None]) -> None:
-        """Hold up to `limit` lines."""
-        self._limit = limit
-        self._wake = wake
-        self._lock = threading.Lock()
-        self._lines: deque[bytes] = deque()
-        self.overflowed = False
-        self.dropped = 0
-
-    def put(self, line: bytes) -> None:
-        """Queue a line (never blocks)."""
-        with self._lock:
-            was_empty = not self._lines
-            if len(self._lines) >= self._limit:
-                self.dropped += len(self._lines)
-                self._lines.clear()
-                self.overflowed = True
-                self._lines.append(encode({"event": "overflow", "dropped": self.dropped}))
-            else:
-                self._lines.append(line)
-        if was_empty:
-            self._wake()
-
-    def take(self) -> list[bytes]:
-        """Everything queued, oldest first."""
-        with self._lock:
-            lines = list(self._lines)
-            self._lines.clear()
-            return lines
-
-    def __len__(self) -> int:
-        with self._lock:
-            return len(self._lines)
-
-
 class Session:
     """One client of one transport: its role, subscriptions, rate limit and outbox."""
 
@@ -212,6 +168,7 @@ class Session:
         self.topics: frozenset[str] = frozenset()
         self.client: str | None = None
         self.closed = False
+        self.locked = False  # a page of a foreign Origin: may never take control
 
     def __repr__(self) -> str:
         return f"Session({self.transport!r}, {self.peer!r}, role={self.role!r}, id={self.id})"
@@ -236,16 +193,25 @@ class Dispatcher:
         burst: float = 200.0,
         outbox_limit: int = 2000,
         clock: Clock | None = None,
+        access: AccessPolicy | None = None,
+        budget: int = DEFAULT_BUDGET,
+        max_reply: int = DEFAULT_MAX_REPLY,
     ) -> None:
-        """Listen to `service`'s events; see the class docstring for the rest."""
+        """Listen to `service`'s events; see the class docstring for the rest.
+
+        `access` decides who may control (kiothi_board/api/access.py); `budget` is each
+        client's byte budget and `max_reply` the largest reply (kiothi_board/api/budget.py).
+        """
         self.service = service
-        self._token = token or None
+        self._clock = clock or SystemClock()
+        self.access = access or AccessPolicy(token=token, clock=self._clock, addresses=())
+        self.budget = budget
+        self.max_reply = max_reply
         self.sim = sim
         self.max_line = max_line
         self._rate = rate
         self._burst = burst
         self._outbox_limit = outbox_limit
-        self._clock = clock or SystemClock()
         self._started = self._clock.now()
         self._cmd_lock = threading.RLock()
         self._hub_lock = threading.Lock()
@@ -261,19 +227,33 @@ class Dispatcher:
 
     # ------------------------------------------------------------------ sessions
     def open_session(
-        self, transport: str, peer: str, *, trusted: bool, wake: Callable[[], None]
+        self,
+        transport: str,
+        peer: str,
+        *,
+        trusted: bool,
+        wake: Callable[[], None],
+        on_over: Callable[[str], None] | None = None,
+        pending: Callable[[], int] | None = None,
     ) -> Session:
-        """A new client; `wake` is called when its outbox gets lines to send."""
+        """A new client; `wake` is called when its outbox gets lines to send.
+
+        `on_over(reason)` cuts the client off when it is over its byte budget; `pending`
+        tells the bytes its transport holds unsent (counted in the budget).
+        """
+        outbox = Outbox(
+            self._outbox_limit, wake, byte_limit=self.budget, on_over=on_over, pending=pending
+        )
         session = Session(
             transport,
             peer,
             role="control" if trusted else "spectator",
-            outbox=Outbox(self._outbox_limit, wake),
+            outbox=outbox,
             limiter=RateLimiter(self._rate, self._burst, self._clock),
         )
         with self._hub_lock:
             self._sessions[session.id] = session
-        log.info("api: %s client %s connected as %s", transport, peer, session.role)
+        log.debug("api: %s client %s connected as %s", transport, peer, session.role)
         return session
 
     def close_session(self, session: Session) -> None:
@@ -282,7 +262,7 @@ class Dispatcher:
             self._sessions.pop(session.id, None)
         if not session.closed:
             session.closed = True
-            log.info("api: %s client %s disconnected", session.transport, session.peer)
+            log.debug("api: %s client %s disconnected", session.transport, session.peer)
 
     def sessions(self) -> list[Session]:
         """The open sessions."""
@@ -401,11 +381,20 @@ class Dispatcher:
         """
         reply = self._reply(session, line)
         if reply is not None:
+            encoded = encode(reply)
+            if len(encoded) > self.max_reply:
+                reply = error_reply(
+                    reply["id"],
+                    "unavailable",
+                    f"the reply of {len(encoded)} bytes exceeds max_reply ({self.max_reply}); "
+                    "ask for less (a smaller games.list limit)",
+                )
+                encoded = encode(reply)
             with self._hub_lock:  # several transport threads count here
                 self.requests += 1
                 if not reply["ok"]:
                     self.errors += 1
-            session.outbox.put(encode(reply))
+            session.outbox.put(encoded)
         return reply
 
     def _reply(self, session: Session, line: bytes | str | TooLong) -> dict[str, Any] | None:
@@ -485,14 +474,16 @@ class Dispatcher:
 
     # ------------------------------------------------------------------ commands
     def _hello(self, session: Session, a: Args) -> dict[str, Any]:
-        token = a.opt_text("token", 256)
+        secrets_ = {k: a.opt_text(k, 256) for k in ("token", "pin", "ticket")}
         client = a.opt_text("client", 64)
         a.done()
-        if token is not None:
-            self._authorize(session, token)
+        ticket = None
+        if any(secrets_.values()):
+            ticket = self._authorize(session, **secrets_)
         if client is not None:
             session.client = client
-        return {
+        extra = {} if ticket is None else {"ticket": ticket}
+        return extra | {
             "protocol": PROTOCOL,
             "version": VERSION,
             "server": f"kiothi-board {__version__}",
@@ -519,24 +510,22 @@ class Dispatcher:
         caps = ["events", "frames", "games", "settings", "press"]
         if self.sim:
             caps.append("sim")
-        if self._token is not None:
+        if self.access.accepts_secrets:
             caps.append("token")
         caps.extend(sorted(self._health))  # optional parts that report health ("redis")
         return caps
 
-    def _authorize(self, session: Session, token: str) -> None:
-        if self._token is None:
-            raise ApiError("unauthorized", "this board accepts no token (remote control is off)")
-        # compare_digest: a timing side channel must not leak the token byte by byte.
-        if not hmac.compare_digest(token.encode(), self._token.encode()):
-            raise ApiError("unauthorized", "wrong token")
+    def _authorize(self, session: Session, **secrets_: str | None) -> str:
+        """Check a token, PIN or ticket (kiothi_board/api/access.py); returns a ticket."""
+        ticket = self.access.authenticate(session.peer, locked=session.locked, **secrets_)
         session.role = "control"
+        return ticket
 
     def _auth(self, session: Session, a: Args) -> dict[str, Any]:
-        token = a.text("token", 256)
+        secrets_ = {k: a.opt_text(k, 256) for k in ("token", "pin", "ticket")}
         a.done()
-        self._authorize(session, token)
-        return {"role": session.role}
+        ticket = self._authorize(session, **secrets_)
+        return {"role": session.role, "ticket": ticket}
 
     def _ping(self, session: Session, a: Args) -> dict[str, Any]:
         a.done()

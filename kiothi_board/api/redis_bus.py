@@ -22,14 +22,40 @@ import queue
 import threading
 from collections.abc import Callable
 from typing import Any
+from urllib.parse import urlsplit
 
 from kiothi_board.api.dispatcher import Dispatcher
+from kiothi_board.errors import ConfigError
 
-__all__ = ["RedisBus"]
+__all__ = ["RedisBus", "check_redis_url", "shown_url"]
 
 log = logging.getLogger(__name__)
 
 _STATE_EVENTS = frozenset({"position", "guide", "new_game", "game_over", "settings"})
+
+
+def shown_url(url: str) -> str:
+    """The URL with any password replaced (it goes into logs and errors)."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    netloc = parts.netloc.replace(f":{parts.password}@", ":***@", 1)
+    return parts._replace(netloc=netloc).geturl()
+
+
+def check_redis_url(url: str, key: str = "api.redis_url") -> None:
+    """Raise `ConfigError` naming `key` if `url` is not a Redis URL redis-py can use."""
+    shown = shown_url(url)
+    if urlsplit(url).scheme not in ("redis", "rediss", "unix"):
+        raise ConfigError(f"{key} = {shown!r}: must start with redis://, rediss:// or unix://")
+    try:
+        from redis.connection import parse_url  # lazily: Redis is optional
+    except ImportError as exc:
+        raise ConfigError(f"{key}: the redis package is not installed") from exc
+    try:
+        parse_url(url)  # type: ignore[no-untyped-call]
+    except (ValueError, TypeError) as exc:
+        raise ConfigError(f"{key} = {shown!r}: malformed: {exc}") from None
 
 
 class RedisBus:
@@ -65,6 +91,9 @@ class RedisBus:
         self.dropped = 0
         self.reconnects = 0
         self.commands = 0
+        self.error: str | None = None  # why the last connection attempt failed
+        self.unreachable = threading.Event()  # set when an attempt to connect fails
+        self._warned = False
 
     def _default_factory(self) -> Any:
         import redis  # lazily: Redis is optional
@@ -84,13 +113,16 @@ class RedisBus:
 
     def health(self) -> dict[str, Any]:
         """Status for `health`."""
-        return {
+        out: dict[str, Any] = {
             "status": self.status,
             "published": self.published,
             "dropped": self.dropped,
             "reconnects": self.reconnects,
             "commands": self.commands,
         }
+        if self.error is not None and self.status != "up":
+            out["error"] = self.error
+        return out
 
     # ------------------------------------------------------------------ tap (game thread)
     def _tap(self, kind: str, message: dict[str, Any], line: bytes) -> None:
@@ -115,8 +147,17 @@ class RedisBus:
             try:
                 client = self._factory()
                 client.ping()
+                self.error = None
+                self._warned = False
                 return client
             except Exception as exc:  # ConnectionError, TimeoutError, OSError: retry later
+                self.error = f"cannot reach {shown_url(self._url)}: {exc}"
+                if self.status == "connecting":
+                    self.status = "down"
+                self.unreachable.set()
+                if not self._warned:  # once per outage, not once per retry
+                    self._warned = True
+                    log.warning("api: api.redis_url: %s; retrying in the background", self.error)
                 log.debug("api: redis not reachable (%s); retry in %.2f s", exc, delay)
                 self._stop.wait(delay)
                 delay = min(delay * 2, self._backoff[1])

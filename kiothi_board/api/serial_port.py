@@ -14,7 +14,7 @@ import threading
 from typing import Any
 
 from kiothi_board.api.dispatcher import Dispatcher, Session
-from kiothi_board.api.protocol import LineFramer
+from kiothi_board.api.protocol import LineFramer, encode
 from kiothi_board.errors import LinkError
 
 __all__ = ["SerialTransport"]
@@ -49,6 +49,8 @@ class SerialTransport:
         self.session: Session | None = None
         self.opened = threading.Event()
         self.reopens = 0
+        self._partial = False  # a write timed out mid-line: end that line before the next
+        self._over: str | None = None  # the client went over its byte budget
         self._threads: list[threading.Thread] = []
 
     def start(self) -> SerialTransport:
@@ -75,7 +77,7 @@ class SerialTransport:
 
     def _begin_session(self) -> None:
         session = self._dispatcher.open_session(
-            "serial", self.url, trusted=True, wake=self._wake.set
+            "serial", self.url, trusted=True, wake=self._wake.set, on_over=self._on_over
         )
         with self._lock:
             old, self.session = self.session, session
@@ -121,23 +123,43 @@ class SerialTransport:
             return True
         return False
 
+    def _on_over(self, reason: str) -> None:
+        # Called under the dispatcher's lock: only note it; the writer starts afresh.
+        self._over = reason
+        self._wake.set()
+
     def _write_loop(self) -> None:
         while not self._stop.is_set():
             self._wake.wait(0.5)
             self._wake.clear()
+            if self._over is not None:
+                # Over its byte budget (nobody reads the port): the backlog is gone; say so
+                # and start a fresh session, as if the cable had been plugged in again.
+                reason, self._over = self._over, None
+                log.warning("api: serial client %s cut off: %s", self.url, reason)
+                self._write([encode({"event": "closed", "reason": reason})])
+                self._begin_session()
+                continue
             session = self.session
             if session is None:
                 continue
             lines = session.outbox.take()
-            if not lines:
-                continue
-            try:
-                port = self._port
-                if port is not None:
-                    port.write(b"".join(lines))
-            except Exception as exc:  # the reader notices the dead port and reopens it
-                log.warning("api: serial write to %s failed: %s", self.url, exc)
-                self._stop.wait(0.1)
+            if lines:
+                self._write(lines)
+
+    def _write(self, lines: list[bytes]) -> None:
+        data = b"".join(lines)
+        if self._partial:
+            data = b"\n" + data  # the cut line ends here; the next ones arrive whole
+            self._partial = False
+        try:
+            port = self._port
+            if port is not None:
+                port.write(data)
+        except Exception as exc:  # the reader notices a dead port and reopens it
+            self._partial = True  # a timeout may have sent part of a line
+            log.warning("api: serial write to %s failed: %s", self.url, exc)
+            self._stop.wait(0.1)
 
     def _close_port(self) -> None:
         port, self._port = self._port, None

@@ -12,21 +12,24 @@ import asyncio
 import concurrent.futures
 import contextlib
 import errno
-import ipaddress
 import logging
-import os
 import threading
-from collections.abc import Awaitable, Callable, Iterator, Mapping
-from dataclasses import dataclass, field, fields
+from collections.abc import Awaitable, Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+from kiothi_board.api.access import AccessPolicy, is_loopback
+from kiothi_board.api.api_config import ApiConfig
+from kiothi_board.api.authlimit import AuthLimiter
 from kiothi_board.api.dispatcher import Dispatcher, Session
-from kiothi_board.api.protocol import MAX_LINE, LineFramer
+from kiothi_board.api.limits import ConnectionGuard, bound_send_buffer
+from kiothi_board.api.protocol import LineFramer, encode
 from kiothi_board.api.service import BoardService
-from kiothi_board.errors import ConfigError, KiothiError
+from kiothi_board.api.unix_path import prepare_unix_path, remove_our_socket, socket_identity
+from kiothi_board.errors import ConfigError
+from kiothi_board.hardware.clock import SystemClock
 
-__all__ = ["WEB_ROOT", "AddressInUse", "ApiConfig", "ApiServer", "start_api"]
+__all__ = ["WEB_ROOT", "ApiConfig", "ApiServer", "start_api"]
 
 log = logging.getLogger(__name__)
 
@@ -34,56 +37,39 @@ WEB_ROOT = Path(__file__).resolve().parent / "web"
 """The page's files (package data: plain HTML, CSS and JS, no build step)."""
 
 
-@dataclass(frozen=True, slots=True)
-class ApiConfig:
-    """The `[api]` settings. Ports: 0 picks a free port, None turns the door off.
-
-    `token` is a secret: it is never logged and never shown by `repr`.
-    """
-
-    host: str = "127.0.0.1"
-    tcp_port: int | None = 7420
-    unix_path: str | None = None
-    web_host: str = "127.0.0.1"
-    web_port: int | None = 8420
-    serial: tuple[str, ...] = ()
-    serial_baud: int = 115200
-    token: str | None = field(default=None, repr=False)
-    sim: bool = False
-    max_line: int = MAX_LINE
-    rate: float = 50.0
-    burst: float = 200.0
-    outbox_limit: int = 2000
-    frame_fps: float = 15.0
-    health_interval: float = 30.0
-    redis_url: str | None = None
-    redis_prefix: str = "kiothi:v1"
-    redis_queue: int = 1000
-
-    @classmethod
-    def from_mapping(cls, data: Mapping[str, Any]) -> ApiConfig:
-        """Read the `[api]` table of the daemon's config; unknown keys are errors."""
-        known = {f.name for f in fields(cls)}
-        unknown = set(data) - known
-        if unknown:
-            raise ConfigError(f"unknown [api] keys {sorted(unknown)!r}; known: {sorted(known)}")
-        kwargs = dict(data)
-        if "serial" in kwargs:
-            serial = kwargs["serial"]
-            kwargs["serial"] = (serial,) if isinstance(serial, str) else tuple(serial)
-        try:
-            return cls(**kwargs)
-        except TypeError as exc:
-            raise ConfigError(f"bad [api] config: {exc}") from exc
+_loopback = is_loopback  # kept for callers of the old name
 
 
-def _loopback(host: str | None) -> bool:
-    if not host:
-        return False
-    try:
-        return ipaddress.ip_address(host.split("%")[0]).is_loopback
-    except ValueError:
-        return False
+def _peer_of(writer: asyncio.StreamWriter, transport: str) -> tuple[str | None, str]:
+    """(host, "host:port") of a socket client; the Unix socket's peer is just "unix"."""
+    if transport == "unix":
+        return None, "unix"  # who may connect is up to the socket's mode
+    peername = writer.get_extra_info("peername")
+    host = str(peername[0]) if isinstance(peername, tuple) else str(peername)
+    port = peername[1] if isinstance(peername, tuple) else "?"
+    return host, (f"[{host}]:{port}" if ":" in host else f"{host}:{port}")
+
+
+def _cutter(wire: asyncio.WriteTransport) -> Callable[[str], None]:
+    """How the board closes a socket client (idle, over a cap or its budget)."""
+
+    def cut_off(reason: str) -> None:
+        if wire.get_write_buffer_size() == 0:
+            wire.write(encode({"event": "closed", "reason": reason}))
+            wire.close()
+        else:
+            wire.abort()  # a client that does not read: free its buffer now
+
+    return cut_off
+
+
+def _bind_error(key: str, where: str, exc: OSError) -> ConfigError:
+    """A bind failure as one line naming the config key."""
+    if exc.errno == errno.EADDRINUSE:
+        return ConfigError(
+            f"{key}: {where} is already in use (another kiothi-board may be running)"
+        )
+    return ConfigError(f"{key}: cannot listen on {where}: {exc.strerror or exc}")
 
 
 class ApiServer:
@@ -92,15 +78,44 @@ class ApiServer:
     def __init__(self, service: BoardService, config: ApiConfig) -> None:
         """Use `start_api`; this only wires the parts."""
         self.config = config
+        clock = SystemClock()
+        limiter = AuthLimiter(
+            rate=config.auth_rate,
+            burst=config.auth_burst,
+            global_rate=config.auth_global_rate,
+            global_burst=config.auth_global_rate * 2,
+            clock=clock,
+        )
+        self.access = AccessPolicy(
+            token=config.token,
+            staff_pin=config.staff_pin,
+            trust_loopback_tcp=config.trust_loopback_tcp,
+            host_names=(*config.host_names, config.web_host, config.host),
+            session_ttl=config.session_ttl,
+            limiter=limiter,
+            clock=clock,
+        )
+        self.guard = ConnectionGuard(
+            max_total=config.max_connections,
+            max_per_door=config.max_per_door,
+            max_per_peer=config.max_per_peer,
+            idle_timeout=config.idle_timeout,
+            header_timeout=config.header_timeout,
+            clock=clock,
+        )
         self.dispatcher = Dispatcher(
             service,
-            token=config.token,
             sim=config.sim,
             max_line=config.max_line,
             rate=config.rate,
             burst=config.burst,
             outbox_limit=config.outbox_limit,
+            access=self.access,
+            budget=config.client_budget,
+            max_reply=config.max_reply,
         )
+        self.dispatcher.add_health("auth", self.access.health)
+        self.dispatcher.add_health("connections", self.guard.health)
         self.service = service
         self.loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._run, name="api-loop", daemon=True)
@@ -113,6 +128,7 @@ class ApiServer:
         self.tcp_port: int | None = None
         self.web_port: int | None = None
         self.unix_path: str | None = None
+        self._unix_identity: tuple[int, int] | None = None
         self.serial: list[Any] = []
         self.redis: Any = None
         self._closed = False
@@ -139,8 +155,9 @@ class ApiServer:
                     self.serial.append(port)
                     port.start()
             if cfg.redis_url:
-                from kiothi_board.api.redis_bus import RedisBus
+                from kiothi_board.api.redis_bus import RedisBus, check_redis_url
 
+                check_redis_url(cfg.redis_url)
                 self.redis = RedisBus(
                     self.dispatcher,
                     cfg.redis_url,
@@ -154,29 +171,40 @@ class ApiServer:
 
     async def _start_async(self) -> None:
         cfg = self.config
+        self.loop.set_exception_handler(self.guard.loop_exception)
         if cfg.tcp_port is not None:
-            with _in_use("api.tcp_port", cfg.host, cfg.tcp_port):
+            try:
                 server = await asyncio.start_server(
-                    lambda r, w: self._client(r, w, "tcp"), cfg.host, cfg.tcp_port
+                    lambda r, w: self._client(r, w, "tcp"), cfg.host, cfg.tcp_port, backlog=128
                 )
+            except OSError as exc:
+                raise _bind_error("api.tcp_port", f"{cfg.host}:{cfg.tcp_port}", exc) from exc
             self._servers.append(server)
             self.tcp_port = server.sockets[0].getsockname()[1]
             log.info("api: TCP on %s:%s", cfg.host, self.tcp_port)
         if cfg.unix_path:
             path = cfg.unix_path
-            if os.path.exists(path):
-                os.unlink(path)  # a stale socket from a crash would make bind fail
-            server = await asyncio.start_unix_server(lambda r, w: self._client(r, w, "unix"), path)
-            os.chmod(path, 0o660)  # the socket's group decides who may control the board
-            self._servers.append(server)
+            prepare_unix_path(path)  # never removes anything but a dead socket of ours
+            try:
+                server = await asyncio.start_unix_server(
+                    lambda r, w: self._client(r, w, "unix"), path
+                )
+            except OSError as exc:
+                raise _bind_error("api.unix_path", repr(path), exc) from exc
+            self._unix_identity = socket_identity(path)
             self.unix_path = path
+            self._servers.append(server)
+            Path(path).chmod(0o660)  # the socket's group decides who may control the board
             log.info("api: Unix socket %s", path)
         if cfg.web_port is not None:
             from kiothi_board.api.web import start_web
 
-            with _in_use("api.web_port", cfg.web_host, cfg.web_port):
+            try:
                 self._web_runner, self.web_port = await start_web(self, cfg.web_host, cfg.web_port)
+            except OSError as exc:
+                raise _bind_error("api.web_port", f"{cfg.web_host}:{cfg.web_port}", exc) from exc
             log.info("api: web on http://%s:%s/", cfg.web_host, self.web_port)
+        self._tasks.append(self.loop.create_task(self.guard.run_reaper()))
         self._tasks.append(self.loop.create_task(self._frame_pump()))
         if cfg.health_interval > 0:
             self._tasks.append(self.loop.create_task(self._health_pump()))
@@ -200,8 +228,8 @@ class ApiServer:
         self.loop.close()
         self._worker.shutdown(wait=True)
         self.dispatcher.close()
-        if self.unix_path and os.path.exists(self.unix_path):
-            os.unlink(self.unix_path)
+        if self.unix_path:
+            remove_our_socket(self.unix_path, self._unix_identity)
 
     async def _stop_async(self) -> None:
         for task in self._tasks:
@@ -228,16 +256,37 @@ class ApiServer:
 
     # ------------------------------------------------------------------ helpers
     def open_session(
-        self, transport: str, peer: str, *, trusted: bool
+        self,
+        transport: str,
+        peer: str,
+        *,
+        trusted: bool,
+        cut_off: Callable[[str], None] | None = None,
+        pending: Callable[[], int] | None = None,
     ) -> tuple[Session, asyncio.Event]:
-        """A session whose outbox wakes an asyncio.Event on this loop."""
+        """A session whose outbox wakes an asyncio.Event on this loop.
+
+        `cut_off(reason)` runs on this loop when the client goes over its byte budget;
+        `pending` is the bytes its transport holds unsent.
+        """
         wake = asyncio.Event()
         loop = self.loop
 
         def waker() -> None:
             loop.call_soon_threadsafe(wake.set)
 
-        return self.dispatcher.open_session(transport, peer, trusted=trusted, wake=waker), wake
+        on_over = None
+        if cut_off is not None:
+            over = cut_off
+
+            def on_over(reason: str) -> None:
+                log.warning("api: %s client %s disconnected: %s", transport, peer, reason)
+                loop.call_soon_threadsafe(over, reason)
+
+        session = self.dispatcher.open_session(
+            transport, peer, trusted=trusted, wake=waker, on_over=on_over, pending=pending
+        )
+        return session, wake
 
     async def dispatch(self, session: Session, line: Any) -> None:
         """Run one line through the dispatcher on the command worker."""
@@ -267,14 +316,24 @@ class ApiServer:
     ) -> None:
         task = asyncio.current_task()
         assert task is not None
+        host, peer = _peer_of(writer, transport)
+        wire = writer.transport
+        cut_off = _cutter(wire)
+        conn = self.guard.admit(transport, peer, cut_off)
+        if conn is None:
+            wire.abort()
+            return
         self._clients[task] = writer
-        peername = writer.get_extra_info("peername")
-        if transport == "unix":
-            peer, trusted = "unix", True  # who may connect is up to the socket's mode
-        else:
-            host = peername[0] if isinstance(peername, tuple) else str(peername)
-            peer, trusted = f"{host}:{peername[1]}", _loopback(host)
-        session, wake = self.open_session(transport, peer, trusted=trusted)
+        bound_send_buffer(wire)
+        role = self.access.initial_role(transport, host)
+        session, wake = self.open_session(
+            transport,
+            peer,
+            trusted=role == "control",
+            cut_off=cut_off,
+            pending=wire.get_write_buffer_size,
+        )
+        conn.control = lambda: session.role == "control"
 
         async def send(lines: list[bytes]) -> None:
             writer.write(b"".join(lines))
@@ -287,7 +346,10 @@ class ApiServer:
                 data = await reader.read(65536)
                 if not data:
                     break
+                self.guard.touch(conn)
                 for line in framer.feed(data):
+                    if session.outbox.over is not None:
+                        break  # cut off: what it sent after is not worth an answer
                     await self.dispatch(session, line)
         except (ConnectionError, asyncio.IncompleteReadError):
             pass
@@ -303,6 +365,7 @@ class ApiServer:
             with contextlib.suppress(ConnectionError, OSError):
                 await writer.wait_closed()
             self._clients.pop(task, None)
+            self.guard.release(conn)
 
     # ------------------------------------------------------------------ pumps
     async def _frame_pump(self) -> None:
@@ -316,28 +379,6 @@ class ApiServer:
         while True:
             await asyncio.sleep(self.config.health_interval)
             self.dispatcher.publish_health()
-
-
-class AddressInUse(KiothiError, OSError):
-    """A door of the API cannot bind because something else listens there."""
-
-    def __str__(self) -> str:
-        return str(self.strerror)
-
-
-@contextlib.contextmanager
-def _in_use(key: str, host: str, port: int) -> Iterator[None]:
-    """Turn EADDRINUSE into an error that says what to do (another instance is likely)."""
-    try:
-        yield
-    except OSError as exc:
-        if exc.errno != errno.EADDRINUSE:
-            raise
-        raise AddressInUse(
-            errno.EADDRINUSE,
-            f"cannot listen on {host}:{port}: the address is already in use — another "
-            f"kiothi-board may be running (stop it, or choose another port with {key})",
-        ) from exc
 
 
 def start_api(

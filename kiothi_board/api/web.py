@@ -11,13 +11,15 @@ import asyncio
 import json
 import logging
 from typing import TYPE_CHECKING, Any
-from urllib.parse import urlsplit
 
 from aiohttp import WSMsgType, web
 
-from kiothi_board.api.protocol import TooLong
+from kiothi_board.api.access import COOKIE
+from kiothi_board.api.limits import GuardedProtocol
+from kiothi_board.api.protocol import ApiError, TooLong
 
 if TYPE_CHECKING:
+    from kiothi_board.api.dispatcher import Session
     from kiothi_board.api.server import ApiServer
 
 __all__ = ["make_app", "start_web"]
@@ -34,33 +36,84 @@ _HEADERS = {
 }
 
 
-def _same_origin(origin: str | None, host: str) -> bool:
-    """A page from another site must not inherit the loopback's trust (WebSocket hijacking)."""
-    if origin is None:
-        return True
-    return urlsplit(origin).netloc.lower() == host.lower()
+_STATUS = {"unauthorized": 401, "rate_limited": 429, "bad_args": 400}
 
 
-def make_app(server: ApiServer) -> web.Application:
-    """The aiohttp application: `/`, `/operator`, `/static/…`, `/healthz`, `/ws`."""
-    from kiothi_board.api.server import WEB_ROOT, _loopback
+class _Web:
+    """The web door's handlers, bound to the running `ApiServer`."""
 
-    async def page(request: web.Request) -> web.StreamResponse:
+    def __init__(self, server: ApiServer) -> None:
+        self.server = server
+        self.access = server.access
+        self.guard = server.guard
+
+    async def page(self, request: web.Request) -> web.StreamResponse:
+        from kiothi_board.api.server import WEB_ROOT
+
         name = "operator.html" if request.path.rstrip("/") == "/operator" else "index.html"
         return web.FileResponse(WEB_ROOT / name, headers=_HEADERS)
 
-    async def favicon(request: web.Request) -> web.Response:
+    async def favicon(self, request: web.Request) -> web.Response:
         return web.Response(status=204)  # browsers ask; a 404 would only clutter the console
 
-    async def healthz(request: web.Request) -> web.Response:
-        return web.json_response(server.dispatcher.health(), headers=_HEADERS)
+    async def healthz(self, request: web.Request) -> web.Response:
+        return web.json_response(self.server.dispatcher.health(), headers=_HEADERS)
 
-    async def websocket(request: web.Request) -> web.StreamResponse:
+    async def new_session(self, request: web.Request) -> web.Response:
+        """POST /session {"token": …} or {"pin": …}: a session cookie with control."""
+        if not self.access.origin_allowed(request.headers.get("Origin")):
+            return web.json_response({"error": {"code": "unauthorized"}}, status=403)
+        try:
+            body = await request.json()
+            if not isinstance(body, dict) or set(body) - {"token", "pin"}:
+                raise ApiError("bad_args", 'send {"token": …} or {"pin": …}')
+            token, pin = (
+                v if isinstance(v := body.get(k), str) else None for k in ("token", "pin")
+            )
+            ticket = self.access.authenticate(request.remote or "?", token=token, pin=pin)
+        except (ValueError, ApiError) as exc:
+            err = exc if isinstance(exc, ApiError) else ApiError("bad_args", "not JSON")
+            status = _STATUS.get(err.code, 400)
+            return web.json_response(
+                {"error": {"code": err.code, "message": err.message}}, status=status
+            )
+        response = web.json_response({"role": "control", "ticket": ticket})
+        response.set_cookie(
+            COOKIE, ticket, httponly=True, samesite="Strict", path="/",
+            max_age=int(self.server.config.session_ttl),
+        )  # fmt: skip
+        return response
+
+    def _open(self, request: web.Request, ws: web.WebSocketResponse) -> tuple[Session, Any]:
+        """The WebSocket's session: its role from the cookie and Origin, its budget, its slot."""
+        server = self.server
+        foreign = not self.access.origin_allowed(request.headers.get("Origin"))
+        trusted = not foreign and self.access.check_ticket(request.cookies.get(COOKIE))
+        wire = request.transport
+        assert wire is not None
+
+        def cut_off(reason: str) -> None:
+            if wire.get_write_buffer_size() == 0:
+                server.loop.create_task(ws.close(code=1008, message=reason[:120].encode()))
+            else:
+                wire.abort()  # a client that does not read: free its buffer now
+
+        session, wake = server.open_session(
+            "websocket", request.remote or "?", trusted=trusted, cut_off=cut_off,
+            pending=wire.get_write_buffer_size,
+        )  # fmt: skip
+        session.locked = foreign  # a page of another site may never take control
+        conn = self.guard.by_key.get(wire)
+        if conn is not None:
+            conn.http = False  # a WebSocket now: the idle timeout applies
+            conn.control = lambda: session.role == "control"
+        return session, wake
+
+    async def websocket(self, request: web.Request) -> web.StreamResponse:
+        server = self.server
         ws = web.WebSocketResponse(max_msg_size=server.config.max_line + 2, heartbeat=30.0)
         await ws.prepare(request)
-        peer = request.remote or "?"
-        trusted = _loopback(peer) and _same_origin(request.headers.get("Origin"), request.host)
-        session, wake = server.open_session("websocket", peer, trusted=trusted)
+        session, wake = self._open(request, ws)
 
         async def send(lines: list[bytes]) -> None:
             for line in lines:
@@ -70,6 +123,8 @@ def make_app(server: ApiServer) -> web.Application:
         max_line = server.config.max_line
         try:
             async for msg in ws:
+                if session.outbox.over is not None:
+                    break  # cut off: over its byte budget
                 if msg.type == WSMsgType.TEXT:
                     for text in str(msg.data).split("\n"):
                         if len(text) > max_line:
@@ -89,35 +144,75 @@ def make_app(server: ApiServer) -> web.Application:
             await ws.close()
         return ws
 
-    app = web.Application(client_max_size=64 * 1024)
-    app.router.add_get("/", page)
-    app.router.add_get("/operator", page)
-    app.router.add_get("/healthz", healthz)
-    app.router.add_get("/favicon.ico", favicon)
-    app.router.add_get("/ws", websocket)
-    app.router.add_static("/static/", WEB_ROOT, show_index=False)
-
     @web.middleware
-    async def headers(request: web.Request, handler: Any) -> web.StreamResponse:
-        response: web.StreamResponse = await handler(request)
+    async def middleware(self, request: web.Request, handler: Any) -> web.StreamResponse:
+        """Host check (DNS rebinding), request accounting, no traceback for odd paths."""
+        if not self.access.host_allowed(request.headers.get("Host")):
+            # A foreign name resolving to this board gets nothing from it, not even the page.
+            return web.Response(status=421, text="421: this board does not serve that host\n")
+        conn = self.guard.by_key.get(request.transport)
+        if conn is not None:
+            conn.busy += 1
+        try:
+            response: web.StreamResponse = await handler(request)
+        except OSError:  # a path the file system refuses (too long, …): just not found
+            response = web.Response(status=404, text="404: Not Found")
+        finally:
+            if conn is not None:
+                conn.busy -= 1
+                conn.last = self.guard.now()
         if not response.prepared:
             for key, value in _HEADERS.items():
                 response.headers.setdefault(key, value)
         return response
 
-    app.middlewares.append(headers)
+
+def make_app(server: ApiServer) -> web.Application:
+    """The aiohttp application: `/`, `/operator`, `/static/…`, `/healthz`, `/ws`, `/session`."""
+    from kiothi_board.api.server import WEB_ROOT
+
+    door = _Web(server)
+    app = web.Application(client_max_size=64 * 1024, middlewares=[door.middleware])
+    app.router.add_get("/", door.page)
+    app.router.add_get("/operator", door.page)
+    app.router.add_get("/healthz", door.healthz)
+    app.router.add_get("/favicon.ico", door.favicon)
+    app.router.add_get("/ws", door.websocket)
+    app.router.add_post("/session", door.new_session)
+    app.router.add_static("/static/", WEB_ROOT, show_index=False)
     return app
 
 
-async def start_web(server: ApiServer, host: str, port: int) -> tuple[web.AppRunner, int]:
-    """Bind the web app; returns the runner (to `cleanup()`) and the bound port."""
+class WebListener:
+    """The web door's listening socket and aiohttp runner; `cleanup()` stops both."""
+
+    def __init__(self, runner: web.AppRunner, listener: asyncio.AbstractServer) -> None:
+        self.runner = runner
+        self.listener = listener
+
+    async def cleanup(self) -> None:
+        self.listener.close()
+        await self.runner.cleanup()
+        await self.listener.wait_closed()
+
+
+async def start_web(server: ApiServer, host: str, port: int) -> tuple[WebListener, int]:
+    """Bind the web app; returns the listener (to `cleanup()`) and the bound port.
+
+    Every connection goes through the `ConnectionGuard` (caps, header and idle timeouts).
+    """
     runner = web.AppRunner(make_app(server), access_log=None)  # URLs may carry no secrets,
     await runner.setup()  # but an access log on an SD card is wear for nothing
-    site = web.TCPSite(runner, host, port)
-    await site.start()
-    bound = port
-    server_obj: Any = site._server  # aiohttp exposes no public way to read a port-0 bind
-    if server_obj is not None and server_obj.sockets:
-        bound = server_obj.sockets[0].getsockname()[1]
+    handler_factory = runner.server
+    assert handler_factory is not None
+    loop = asyncio.get_running_loop()
+    try:
+        listener = await loop.create_server(
+            lambda: GuardedProtocol(handler_factory(), server.guard), host, port, backlog=128
+        )
+    except BaseException:
+        await runner.cleanup()
+        raise
+    bound = listener.sockets[0].getsockname()[1]
     log.debug("web bound %s", json.dumps([host, bound]))
-    return runner, bound
+    return WebListener(runner, listener), bound

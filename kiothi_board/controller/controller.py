@@ -77,7 +77,11 @@ class Controller:
         on_settings: Callable[[dict[str, Any]], None] | None = None,
         defaults: dict[str, Any] | None = None,
     ) -> None:
-        """Wire the parts; with `resume`, continue the store's current game if any."""
+        """Wire the parts; with `resume`, continue the store's current game if any.
+
+        `defaults` overrides `default_settings()` (the daemon passes the config's game
+        settings), so `settings.get` and a bare `new_game` match the game the board runs.
+        """
         self._lock = threading.RLock()
         self._store = store
         self._on_settings = on_settings
@@ -265,7 +269,7 @@ class Controller:
     def get_settings(self) -> dict[str, Any]:
         """Defaults overlaid with the stored operator settings."""
         stored = self._store.load_settings().get("operator", {})
-        return {**self._defaults, **(stored if isinstance(stored, dict) else {})}
+        return copy.deepcopy({**self._defaults, **(stored if isinstance(stored, dict) else {})})
 
     def set_settings(self, values: dict[str, Any]) -> dict[str, Any]:
         """Store the merged settings, apply them (daemon hook), emit `settings`."""

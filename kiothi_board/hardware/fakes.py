@@ -25,16 +25,16 @@ class FakePitInput:
 
     Events injected before `start()` are queued and delivered, in order, on start. Events
     injected after `close()` are dropped, as a released pin would drop them. Every delivered
-    event is also kept in `.events`.
+    event is also kept in `.events` (the last `keep` of them).
     """
 
-    def __init__(self, clock: Clock) -> None:
-        """Stamp events with `clock`."""
+    def __init__(self, clock: Clock, keep: int = 10_000) -> None:
+        """Stamp events with `clock`; `.events` keeps the last `keep` (a sim runs for days)."""
         self._clock = clock
         self._lock = threading.RLock()
         self._handler: EventHandler | None = None
         self._pending: list[InputEvent] = []
-        self.events: list[InputEvent] = []
+        self.events: deque[InputEvent] = deque(maxlen=keep)
         self.closed = False
         self.polls = 0
 

@@ -74,8 +74,15 @@ def test_spectator_reads_but_needs_token_to_control(disp: Dispatcher) -> None:
     assert r["error"]["code"] == "unauthorized"
     assert p.req("hello", token="wrong")["error"]["code"] == "unauthorized"
     assert p.session.role == "spectator"
-    assert p.req("auth", token="s3cret")["result"] == {"role": "control"}
+    result = p.req("auth", token="s3cret")["result"]
+    assert result["role"] == "control" and len(result["ticket"]) >= 32
     assert p.req("new_game")["ok"]
+    # The ticket is a session with the token's rights, for another connection.
+    other = Peer(disp, trusted=False)
+    assert other.req("hello", ticket=result["ticket"])["result"]["role"] == "control"
+    assert Peer(disp, trusted=False).req("auth", ticket="forged-" * 5)["error"]["code"] == (
+        "unauthorized"
+    )
 
 
 def test_token_is_never_in_replies_or_logs(

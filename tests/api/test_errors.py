@@ -42,7 +42,7 @@ def test_only_project_errors_get_codes_and_the_connection_survives(
 ) -> None:
     monkeypatch.setattr(board, "hint", _raiser(exc))
     caplog.set_level(logging.ERROR)
-    cfg = {"tcp_port": 0, "web_port": None, "health_interval": 0}
+    cfg = {"tcp_port": 0, "web_port": None, "health_interval": 0, "trust_loopback_tcp": True}
     with start_api(board, cfg) as server:
         client = socket_client(socket.create_connection(("127.0.0.1", server.tcp_port)))
         reply = client.request("hint")

@@ -50,6 +50,7 @@ def test_pty_serial_client_plays_a_full_game_while_sockets_watch(
             "web_port": None,
             "serial": [os.ttyname(slave)],
             "health_interval": 0,
+            "trust_loopback_tcp": True,
         },
     )
     try:
@@ -59,7 +60,8 @@ def test_pty_serial_client_plays_a_full_game_while_sockets_watch(
         usock.connect(unix_path)
         unix_watcher = socket_client(usock)
         for w in (watcher, unix_watcher):
-            assert w.request("hello")["result"]["role"] == "control"  # loopback / Unix
+            # Loopback TCP only because trust_loopback_tcp says so; Unix: the file's mode.
+            assert w.request("hello")["result"]["role"] == "control"
             w.request("subscribe")
         player = pty_client(master)
         hello = player.request("hello", {"client": "pty"})
@@ -138,6 +140,9 @@ def test_loop_serial_answers_and_ignores_its_own_echo(board: Controller) -> None
     assert current is not None and current[0] == 1 and current[2] == []  # one new game only
 
 
+TOKEN = "a-test-token-of-24-chars"
+
+
 def test_remote_tcp_peer_is_spectator_until_token(board: Controller) -> None:
     from kiothi_board.api.server import _loopback
 
@@ -149,20 +154,25 @@ def test_remote_tcp_peer_is_spectator_until_token(board: Controller) -> None:
 def test_websocket_client_and_spectator_origin(board: Controller) -> None:
     import aiohttp
 
-    with start_api(board, {"tcp_port": None, "web_port": 0, "sim": True}) as server:
+    cfg = {"tcp_port": None, "web_port": 0, "sim": True, "token": TOKEN}
+    with start_api(board, cfg) as server:
 
         async def run() -> tuple[dict[str, Any], dict[str, Any], list[dict[str, Any]]]:
             url = f"http://127.0.0.1:{server.web_port}/ws"
             async with aiohttp.ClientSession() as http:
                 async with http.ws_connect(url) as ws:
-                    await ws.send_str('{"id":1,"cmd":"hello"}\n{"id":2,"cmd":"subscribe"}')
+                    hello = {"id": 1, "cmd": "hello", "args": {"token": TOKEN}}
+                    await ws.send_str(json.dumps(hello) + '\n{"id":2,"cmd":"subscribe"}')
                     await ws.send_str('{"id":3,"cmd":"new_game","args":{"mode":"two"}}')
                     got: list[dict[str, Any]] = []
                     while not any(m.get("id") == 3 for m in got):
                         got.append(json.loads((await ws.receive()).data))
                 hostile = {"Origin": "http://evil.example"}
                 async with http.ws_connect(url, headers=hostile) as ws:
-                    await ws.send_str('{"id":1,"cmd":"hello"}')
+                    await ws.send_str(json.dumps(hello))  # even with the token
+                    refused = json.loads((await ws.receive()).data)
+                    assert refused["error"]["code"] == "unauthorized", refused
+                    await ws.send_str('{"id":2,"cmd":"hello"}')
                     evil = json.loads((await ws.receive()).data)
                 async with http.get(f"http://127.0.0.1:{server.web_port}/") as page:
                     assert page.status == 200

@@ -12,6 +12,8 @@ from kiothi_board.hardware.fakes import FakePixelSink
 from tests.api.helpers import ARTIFACTS
 
 CHROMIUM = "/usr/bin/chromium"
+TOKEN = "browser-test-token-0123"
+PIN = "246810"
 ARGS = [
     "--headless",
     "--no-sandbox",
@@ -32,7 +34,8 @@ def test_browser_plays_a_move_by_clicking_pits(
     assert os.path.exists(CHROMIUM), "needs Debian's chromium (scripts/setup-system.sh)"
     ctl, sink = real_service
     service = ctl
-    with start_api(service, {"tcp_port": None, "web_port": 0, "sim": True}) as server:
+    cfg = {"tcp_port": None, "web_port": 0, "sim": True, "token": TOKEN, "staff_pin": PIN}
+    with start_api(service, cfg) as server:
         ctl.new_game("ai", "S", 3, "step", {"V2": True})
         url = f"http://127.0.0.1:{server.web_port}/"
         with playwright.sync_playwright() as p:
@@ -44,6 +47,12 @@ def test_browser_plays_a_move_by_clicking_pits(
                 page.set_default_timeout(8_000)
                 errors: list[str] = []
                 page.on("pageerror", lambda e: errors.append(str(e)))
+                # Loopback alone gives no control: the staff PIN buys a session cookie,
+                # which the page's WebSocket then carries.
+                wrong = page.request.post(url + "session", data={"pin": "000000"})
+                assert wrong.status == 401
+                got = page.request.post(url + "session", data={"pin": PIN})
+                assert got.status == 200 and got.json()["role"] == "control"
                 page.goto(url)
                 page.wait_for_selector("#conn.up")
                 page.wait_for_selector("#sim:not(.hidden)")
@@ -115,6 +124,9 @@ def test_browser_plays_a_move_by_clicking_pits(
                 # The operator page (under its real CSP) starts a game with its settings.
                 phone.goto(url + "operator")
                 phone.wait_for_selector("#conn.up")
+                phone.wait_for_selector("#role.spectator")
+                phone.fill("#token", TOKEN)  # the operator page keeps it in localStorage
+                phone.click("#save-token")
                 phone.wait_for_selector("#role.control")
                 phone.select_option("#mode", "two")
                 phone.select_option("#pace", "instant")

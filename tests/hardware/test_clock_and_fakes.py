@@ -53,7 +53,7 @@ def test_fake_pit_input_queues_until_start() -> None:
     pins.control(0, "held", 2.0)
     assert got[-2] == InputEvent("pressed", -1, 3.0, control=2)
     assert got[-1] == InputEvent("held", -1, 3.0, 2.0, control=0)
-    assert pins.events == got
+    assert list(pins.events) == got
     pins.poll()
     pins.close()
     pins.close()
@@ -115,3 +115,17 @@ def test_fake_pixel_sink_close_blanks_once() -> None:
 def test_fake_pixel_sink_checks_frames(frame: object, message: str) -> None:
     with pytest.raises(FrameError, match=message):
         FakePixelSink().show(frame)  # type: ignore[arg-type]
+
+
+def test_fake_pit_input_keeps_a_bounded_history() -> None:
+    """A simulator left running (autoplay for days) must not keep every input for ever."""
+    from kiothi_board.hardware.clock import FakeClock
+    from kiothi_board.hardware.fakes import FakePitInput
+
+    pins = FakePitInput(FakeClock(), keep=100)
+    got: list[object] = []
+    pins.start(got.append)
+    for i in range(1000):
+        pins.tap(i % 20)
+    assert len(got) == 2000 and len(pins.events) == 100
+    assert list(pins.events) == got[-100:]

@@ -1,0 +1,251 @@
+"""Who may control the board: decided here, once, for every door (docs/api.md, "Access").
+
+| door      | control when                                                               |
+| --------- | -------------------------------------------------------------------------- |
+| serial    | always: physical access to the port                                        |
+| unix      | always: the socket file's mode (0660) and owner are the access control     |
+| redis     | always: whoever may write the Redis stream (secure Redis itself)           |
+| tcp       | after the token, the staff PIN or a session ticket; from loopback at once  |
+|           | only with `api.trust_loopback_tcp = true`                                  |
+| websocket | after the token, the PIN, a ticket or the session cookie; a page of a      |
+|           | foreign Origin stays a spectator whatever it sends                          |
+
+The web server also refuses requests whose `Host` is not a name it serves (DNS rebinding).
+Secrets are compared in constant time; every failure goes through the `AuthLimiter`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import ipaddress
+import itertools
+import secrets
+import socket
+import sys
+import threading
+from collections import OrderedDict
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from kiothi_board.api.authlimit import AuthLimiter
+from kiothi_board.api.protocol import ApiError
+from kiothi_board.hardware.protocols import Clock
+
+__all__ = [
+    "ALWAYS_CONTROL",
+    "AccessPolicy",
+    "is_loopback",
+    "machine_addresses",
+    "new_token",
+    "token_main",
+]
+
+ALWAYS_CONTROL = frozenset({"serial", "unix", "redis", "direct"})
+"""Doors whose access is decided outside the protocol (a file mode, a cable, Redis)."""
+
+MIN_TOKEN = 16
+COOKIE = "kiothi_session"
+_MAX_TICKETS = 256
+_REFRESH = 5.0  # seconds between re-reads of the machine's addresses
+
+
+def is_loopback(host: str | None) -> bool:
+    """Whether `host` is a loopback address (127.0.0.0/8, ::1)."""
+    if not host:
+        return False
+    try:
+        return ipaddress.ip_address(host.split("%")[0]).is_loopback
+    except ValueError:
+        return False
+
+
+def new_token() -> str:
+    """A fresh random token (32 URL-safe characters)."""
+    return secrets.token_urlsafe(24)
+
+
+def token_main(argv: Sequence[str]) -> int:
+    """`kiothi-board token`: print a new token for `api.token`."""
+    if argv:
+        print("usage: kiothi-board token   (prints a new random api.token)", file=sys.stderr)
+        return 2
+    print(new_token())
+    return 0
+
+
+def machine_addresses() -> set[str]:
+    """This machine's own addresses and names (from the kernel's tables, no traffic)."""
+    out = {socket.gethostname().lower()}
+    out.add(out.copy().pop().split(".")[0] + ".local")
+    try:
+        lines = Path("/proc/net/fib_trie").read_text().splitlines()
+        for before, line in itertools.pairwise(lines):
+            if "/32 host LOCAL" in line:
+                out.add(before.strip().split()[-1])
+    except OSError:
+        pass
+    try:
+        for line in Path("/proc/net/if_inet6").read_text().splitlines():
+            raw = line.split()[0]
+            out.add(str(ipaddress.ip_address(int(raw, 16))))
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        for info in socket.getaddrinfo(socket.gethostname(), None):
+            out.add(str(info[4][0]).split("%")[0])
+    except OSError:
+        pass
+    return out
+
+
+def _host_name(value: str) -> str:
+    """A Host header or URL netloc without its port, lower case, IPv6 without brackets."""
+    value = value.strip().lower()
+    if value.startswith("["):
+        return value[1:].split("]", 1)[0]
+    if value.count(":") == 1:
+        value = value.rsplit(":", 1)[0]
+    return value.rstrip(".")
+
+
+class AccessPolicy:
+    """Roles per door, the names the web server answers to, secrets and session tickets."""
+
+    def __init__(
+        self,
+        *,
+        token: str | None = None,
+        staff_pin: str | None = None,
+        trust_loopback_tcp: bool = False,
+        host_names: Iterable[str] = (),
+        session_ttl: float = 12 * 3600.0,
+        limiter: AuthLimiter | None = None,
+        clock: Clock,
+        addresses: Iterable[str] | None = None,
+    ) -> None:
+        """`addresses` (the machine's own) is read from the kernel when not given."""
+        self._token = token or None
+        self._pin = staff_pin or None
+        self.trust_loopback_tcp = trust_loopback_tcp
+        self._clock = clock
+        self._ttl = session_ttl
+        self.limiter = limiter or AuthLimiter(clock=clock)
+        self._fixed = {"localhost", "127.0.0.1", "::1", *(_host_name(n) for n in host_names)}
+        self._read_addresses = machine_addresses if addresses is None else None
+        self.names = self._names(machine_addresses() if addresses is None else addresses)
+        self._next_refresh = clock.now() + _REFRESH
+        self._lock = threading.Lock()
+        self._tickets: OrderedDict[bytes, float] = OrderedDict()
+
+    def _names(self, addresses: Iterable[str]) -> frozenset[str]:
+        return frozenset(n for n in (*self._fixed, *(_host_name(a) for a in addresses)) if n)
+
+    def _served(self, name: str) -> bool:
+        """Whether `name` is served; re-reads the machine's addresses (DHCP after boot) at
+        most once per `_REFRESH` seconds when an unknown name is asked for."""
+        if name in self.names:
+            return True
+        now = self._clock.now()
+        if self._read_addresses is None or now < self._next_refresh:
+            return False
+        self._next_refresh = now + _REFRESH
+        self.names = self._names(self._read_addresses())
+        return name in self.names
+
+    @property
+    def accepts_secrets(self) -> bool:
+        """Whether any secret (token or PIN) can grant control."""
+        return self._token is not None or self._pin is not None
+
+    # ------------------------------------------------------------------ roles
+    def initial_role(self, door: str, host: str | None) -> str:
+        """The role a new client of `door` from `host` starts with."""
+        if door in ALWAYS_CONTROL:
+            return "control"
+        if door == "tcp" and self.trust_loopback_tcp and is_loopback(host):
+            return "control"
+        return "spectator"
+
+    def host_allowed(self, host_header: str | None) -> bool:
+        """Whether a request's `Host` names this board (else: DNS rebinding, refuse)."""
+        return bool(host_header) and self._served(_host_name(host_header or ""))
+
+    def origin_allowed(self, origin: str | None) -> bool:
+        """Whether a WebSocket's `Origin` is a page this board served (None: not a browser)."""
+        if origin is None:
+            return True
+        parts = urlsplit(origin.strip())
+        if parts.scheme not in ("http", "https") or not parts.netloc:
+            return False  # "null" (a sandboxed or file page) and anything odd
+        return self._served(_host_name(parts.netloc))
+
+    # ------------------------------------------------------------------ secrets
+    def authenticate(
+        self,
+        peer: str,
+        *,
+        token: str | None = None,
+        pin: str | None = None,
+        ticket: str | None = None,
+        locked: bool = False,
+    ) -> str:
+        """Check one secret; returns a session ticket, or raises `ApiError`.
+
+        `locked` (a page of a foreign Origin): refused whatever is sent.
+        """
+        given = [(k, v) for k, v in (("token", token), ("PIN", pin), ("ticket", ticket)) if v]
+        if len(given) != 1:
+            raise ApiError("bad_args", "send exactly one of token, pin, ticket")
+        what, secret = given[0]
+        if locked:
+            raise ApiError("unauthorized", "a page of another origin cannot take control")
+        expected = {"token": self._token, "PIN": self._pin}.get(what)
+        if what != "ticket" and expected is None:
+            raise ApiError("unauthorized", f"this board accepts no {what}")
+        if not self.limiter.allow(peer):
+            raise ApiError("rate_limited", "too many failed attempts; wait and try again")
+        if what == "ticket":
+            ok = self.check_ticket(secret)
+        else:
+            assert expected is not None
+            # compare_digest: a timing side channel must not leak the secret byte by byte.
+            ok = hmac.compare_digest(secret.encode(), expected.encode())
+        if not ok:
+            self.limiter.failed(peer, what)
+            raise ApiError("unauthorized", f"wrong {what}")
+        return secret if what == "ticket" else self.issue_ticket()
+
+    def issue_ticket(self) -> str:
+        """A new session ticket with the token's rights, valid for `session_ttl` seconds."""
+        ticket = secrets.token_urlsafe(24)
+        with self._lock:
+            self._tickets[_digest(ticket)] = self._clock.now() + self._ttl
+            while len(self._tickets) > _MAX_TICKETS:
+                self._tickets.popitem(last=False)
+        return ticket
+
+    def check_ticket(self, ticket: str | None) -> bool:
+        """Whether `ticket` is a live session (looked up by its hash: no timing leak)."""
+        if not ticket:
+            return False
+        key = _digest(ticket)
+        with self._lock:
+            expiry = self._tickets.get(key)
+            if expiry is None:
+                return False
+            if expiry < self._clock.now():
+                del self._tickets[key]
+                return False
+            return True
+
+    def health(self) -> dict[str, int]:
+        """Authentication counters and live sessions, for `health`."""
+        with self._lock:
+            live = len(self._tickets)
+        return {**self.limiter.health(), "sessions": live}
+
+
+def _digest(ticket: str) -> bytes:
+    return hashlib.sha256(ticket.encode()).digest()
