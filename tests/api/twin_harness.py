@@ -34,6 +34,8 @@ ARGS = [
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
 SHOTS = ARTIFACTS / "guide-states"
+TOKEN = "twin-test-token-0123456"
+PIN = "246813"
 
 # The WCAG 2 contrast of every visible text on the page against the colour behind it
 # (the nearest opaque background-color, translucent layers blended in). Returns failures.
@@ -61,6 +63,9 @@ class Twin:
         page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
         page.errors = errors
         self.pages.append(page)
+        # Loopback alone gives no control: the staff PIN buys the page's session cookie.
+        got = page.request.post(self.url + "session", data={"pin": PIN})
+        assert got.status == 200, got.text()
         page.goto(self.url)
         page.wait_for_selector("#conn.up")
         return page
@@ -140,7 +145,8 @@ def serve(browser: Any) -> Iterator[Twin]:
     )
     ticker = Ticker(ctl)
     try:
-        with start_api(ctl, {"tcp_port": None, "web_port": 0, "sim": True}) as server:
+        cfg = {"tcp_port": None, "web_port": 0, "sim": True, "token": TOKEN, "staff_pin": PIN}
+        with start_api(ctl, cfg) as server:
             twin = Twin(ctl, sink, f"http://127.0.0.1:{server.web_port}/", browser)
             try:
                 yield twin
