@@ -117,7 +117,8 @@ class Daemon:
             open_game(
                 self.controller,
                 self.store,
-                mode=game["mode"],
+                tutorial_fits=(game["mode"], game["pace"], str(game["variant"]))
+                == ("ai", "step", ""),
                 autoplay=autoplay is not None,
                 new_game=self.new_game_from_config,
             )

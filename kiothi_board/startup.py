@@ -5,8 +5,8 @@
   Its games are those begun after the store id kept under `DEMO_AFTER` in the settings,
   written before the demo's first game so that no kill can leave the mark behind the game.
 - Otherwise the saved game is resumed; with none, a board that has never held a game and
-  is set up for play against the AI (the default) opens with the tutorial, else a new game
-  with the configured settings.
+  is set up as the tutorial plays (the defaults: against the AI, step pace, standard rules)
+  opens with the tutorial, else a new game with the configured settings.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ def open_game(
     controller: Controller,
     store: GameStore,
     *,
-    mode: str,
+    tutorial_fits: bool,
     autoplay: bool,
     new_game: Callable[[], int],
 ) -> None:
@@ -49,7 +49,7 @@ def open_game(
         store.save_settings(settings)
     if state["stage"] != "none":
         return
-    if mode == "ai" and not store.list_games(1):
+    if tutorial_fits and not store.list_games(1):
         controller.tutorial()
     else:
         new_game()
