@@ -46,6 +46,18 @@ def _guide_pictures(argv: list[str]) -> int | None:
     return main(argv)
 
 
+def _fleet(argv: list[str]) -> int | None:
+    from kiothi_board.fleet.dashboard import main
+
+    return main(argv)
+
+
+def _bench_fleet(argv: list[str]) -> int | None:
+    from kiothi_board.tools.bench_fleet import main
+
+    return main(argv)
+
+
 def _bench_rules(argv: list[str]) -> int | None:
     from kiothi_board.tools.bench_rules import bench_rules
 
@@ -108,6 +120,7 @@ _DELEGATED: dict[str, tuple[Command, str]] = {
     "engine": (_engine, "speak the engine protocol on stdin/stdout"),
     "match": (_match, "play two engines against each other"),
     "run": (_run, "run the board daemon (--sim: the simulator)"),
+    "fleet": (_fleet, "a web dashboard of every board on an MQTT broker"),
     "token": (_token, "print a new random api.token"),
     "pinout": (_pinout, "print and check a pin map (and --write-docs)"),
     "bom": (_bom, "bill of materials and LED power budget"),
@@ -124,6 +137,7 @@ _BENCHES: dict[str, Command] = {
     "ai": _bench_ai,
     "guide": _bench_guide,
     "api": _bench_api,
+    "fleet": _bench_fleet,
 }
 _BENCH_HELP = {
     "rules": "sowing and move generation speed (moves a second)",

@@ -49,6 +49,13 @@ def between(lo: float, hi: float) -> Check:
     return check
 
 
+def _level(value: Any) -> str | None:
+    """A playing level: 1…6 or "adaptive"."""
+    if isinstance(value, str):
+        return None if value == "adaptive" else 'must be 1…6 or "adaptive"'
+    return between(1, 6)(value)
+
+
 def _pin_list(length: int | None = None, max_length: int | None = None) -> Check:
     def check(value: Any) -> str | None:
         if not all(isinstance(v, int | str) and not isinstance(v, bool) for v in value):
@@ -62,6 +69,12 @@ def _pin_list(length: int | None = None, max_length: int | None = None) -> Check
         return None
 
     return check
+
+
+def _topic_prefix(value: Any) -> str | None:
+    if not value or any(c in value for c in "#+") or value.startswith("/") or value.endswith("/"):
+        return "must be a topic prefix without wildcards or a leading or trailing /"
+    return None
 
 
 def _secret(min_len: int, *, digits: bool = False) -> Check:
@@ -92,6 +105,7 @@ def api_settings(config: Config, *, sim: bool) -> dict[str, Any]:
         out[key] = None if out[key] < 0 else out[key]
     out["serial"] = tuple(out["serial"])
     out["host_names"] = tuple(out["host_names"])
+    out["trust_broker"] = config["mqtt"]["trust_broker"]
     out["sim"] = sim
     return out
 
@@ -152,7 +166,7 @@ SCHEMA: dict[str, dict[str, Key]] = {
     "game": {
         "mode": Key((str,), "ai", one_of("two", "ai", "demo"), "two players, human vs AI, AI demo"),
         "human_side": Key((str,), "S", one_of("S", "N")),
-        "level": Key((int,), 2, between(1, 6)),
+        "level": Key((int, str), 2, _level, '1…6, or "adaptive" (keeps the game close)'),
         "pace": Key((str,), "step", one_of("step", "flow", "instant")),
         "variant": Key((str,), "", None, "comma-separated variants, e.g. V3,V7"),
         "long_move_laps": Key((int,), 30, between(1, 1000)),
@@ -196,6 +210,23 @@ SCHEMA: dict[str, dict[str, Key]] = {
         "redis_url": Key((str,), "", None, "the Redis bus (empty: off)"),
         "redis_prefix": Key((str,), "kiothi:v1"),
         "redis_queue": Key((int,), 1000, between(10, 1_000_000)),
+    },
+    "mqtt": {
+        "url": Key((str,), "", None, "the venue's broker: mqtt://host:1883 (empty: off)"),
+        "board_id": Key((str,), "", None, "this board's name in the fleet (empty: the host name)"),
+        "prefix": Key((str,), "kiothi/v1", _topic_prefix),
+        "username": Key((str,), "", None, "the board's broker user (empty: none)"),
+        "password": Key((str,), "", None, "never logged"),
+        "tls_ca": Key((str,), "", None, "CA file for mqtts:// (empty: the system's)"),
+        "keepalive": Key((int,), 30, between(2, 3600), "seconds; offline shows after 1.5x"),
+        "trust_broker": Key(
+            (bool,), False, None, "cmd/ writers get control: the broker's ACL decides who"
+        ),
+        "periodic_s": Key((int, float), 30, between(1, 3600), "health and stats refresh"),
+        "queue": Key((int,), 1000, between(10, 1_000_000)),
+        "max_clients": Key((int,), 32, between(1, 10_000)),
+        "discovery": Key((bool,), False, None, "announce the board to Home Assistant"),
+        "discovery_prefix": Key((str,), "homeassistant", _topic_prefix),
     },
     "daemon": {
         "tick_hz": Key((int, float), 50, between(1, 1000)),

@@ -124,6 +124,7 @@ class Daemon:
             )
             self.inputs.start(self.controller.handle_event)
             self.api = self._make_api() if api else None
+            self.mqtt = self._make_mqtt()
         except BaseException:
             self.close()
             raise
@@ -147,6 +148,24 @@ class Daemon:
         server = start_api(self.controller, api_settings(self.config, sim=self.simulated))
         self._resources.append(server)
         return server
+
+    def _make_mqtt(self) -> Any:
+        """The MQTT fleet adapter, when `mqtt.url` is set (it needs the API's dispatcher)."""
+        cfg = self.config["mqtt"]
+        if not cfg["url"]:
+            return None
+        if self.api is None:
+            raise ConfigError("mqtt.url is set but the API is off: the adapter needs it")
+        from kiothi_board.api.mqtt import MqttAdapter, mqtt_settings
+
+        adapter = MqttAdapter(
+            self.api.dispatcher,
+            mqtt_settings(cfg, web_url=self.web_url),
+            clock=self.clock,
+            state=self.controller.state,
+        )
+        self._resources.append(adapter)
+        return adapter.start()
 
     def apply_settings(self, settings: dict[str, Any]) -> None:
         """Apply operator settings from the API: palette and LED brightness."""
@@ -358,10 +377,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     signal.signal(signal.SIGINT, daemon.stop)
     view = None
     on_tick = None
+    play_url = daemon.web_url
     if daemon.web_url is not None:
         print(f"kiothi-board: the board's web page is at {daemon.web_url}", file=sys.stderr)
         api_cfg = config["api"]
-        if not (api_cfg["token"] or api_cfg["staff_pin"]):
+        if daemon.simulated and daemon.api is not None:
+            # Whoever reads this terminal started the simulator: give them control of the
+            # twin with a one-time session ticket (the plain address stays read-only).
+            play_url = f"{daemon.web_url}#ticket={daemon.api.access.issue_ticket()}"
+            print(f"kiothi-board: play on the web twin: {play_url}", file=sys.stderr)
+        elif not (api_cfg["token"] or api_cfg["staff_pin"]):
             print(
                 "kiothi-board: the page and TCP are read-only: set api.token "
                 "(kiothi-board token makes one) or api.staff_pin to play from them",
@@ -381,7 +406,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             def on_tick() -> None:
                 frame = daemon.controller.frame()
                 state = daemon.controller.state()
-                state["url"] = daemon.web_url
+                state["url"] = play_url
                 state["said"] = keys.prompt or keys.said or state.get("said")
                 terminal.draw(render_board(frame, state))
 

@@ -7,6 +7,7 @@ import weakref
 from concurrent.futures import CancelledError
 
 from kiothi_board.ai import AIPlayer, Thinking
+from kiothi_board.ai.adaptive import AdaptivePlayer
 from kiothi_board.rules import OpeningAction, Position
 
 
@@ -36,11 +37,15 @@ class AIHandle:
 
 
 class AIOpponent:
-    """An `Opponent` at one level (1–6), deterministic for a seed."""
+    """An `Opponent` at one level (1–6, or "adaptive"), deterministic for a seed."""
 
-    def __init__(self, level: int, seed: int = 0) -> None:
-        """Create the player; its search tables live as long as this opponent."""
-        self.player = AIPlayer(level, seed)
+    def __init__(self, level: int | str, seed: int = 0) -> None:
+        """Create the player; its search tables live as long as this opponent.
+
+        `"adaptive"` is the visitor level (`kiothi_board.ai.adaptive`): it keeps the game
+        close, so one opponent must play the whole game (it learns the visitor's play).
+        """
+        self.player = AdaptivePlayer(seed) if level == "adaptive" else AIPlayer(level, seed)
 
     def start(self, position: Position) -> AIHandle:
         """Start choosing for `position.to_move`; returns at once."""
@@ -63,7 +68,7 @@ class AIFactory:
         self._seed = seed
         self._made: weakref.WeakSet[AIOpponent] = weakref.WeakSet()
 
-    def __call__(self, level: int) -> AIOpponent:
+    def __call__(self, level: int | str) -> AIOpponent:
         """An opponent at `level`."""
         opponent = AIOpponent(level, self._seed)
         self._made.add(opponent)

@@ -4,6 +4,8 @@
 set -euo pipefail
 packages=()
 command -v redis-server >/dev/null 2>&1 || packages+=(redis-server)
+# The fleet tests start their own broker with users and an ACL (mosquitto, mosquitto_passwd).
+command -v mosquitto_passwd >/dev/null 2>&1 || packages+=(mosquitto)
 # The web twin's browser test drives Debian's Chromium through Playwright (no browser download).
 [ -x /usr/bin/chromium ] || packages+=(chromium)
 # The installer's tests: systemd-analyze, systemd-sysusers, systemctl; userdel, groupdel.

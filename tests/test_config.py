@@ -17,6 +17,12 @@ def test_defaults_cover_every_key() -> None:
     assert config["game"]["level"] == 2 and config["api"]["host"] == "127.0.0.1"
 
 
+def test_the_adaptive_level_is_a_level(tmp_path: Path) -> None:
+    path = tmp_path / "config.toml"
+    path.write_text('[game]\nlevel = "adaptive"\n')
+    assert load(path)["game"]["level"] == "adaptive"
+
+
 def test_a_file_overrides_defaults(tmp_path: Path) -> None:
     path = tmp_path / "config.toml"
     path.write_text('[game]\nlevel = 5\npace = "flow"\n[api]\ntoken = "s3cret-s3cret-s3cret"\n')
@@ -31,6 +37,7 @@ def test_a_file_overrides_defaults(tmp_path: Path) -> None:
     [
         ("[game]\nlevel = 9\n", "game.level = 9: must be between 1 and 6"),
         ("[game]\nlevel = true\n", "game.level = True: must be int"),
+        ('[game]\nlevel = "hard"\n', "game.level = 'hard': must be 1…6 or \"adaptive\""),
         ('[game]\npace = "fast"\n', "game.pace = 'fast': must be one of 'step', 'flow'"),
         ("[gmae]\nlevel = 1\n", "unknown section [gmae]"),
         ("[game]\nlevle = 1\n", "unknown key game.levle"),

@@ -32,6 +32,19 @@ def test_ai_opponent_answers_moves_and_openings_off_thread() -> None:
     factory.close()
 
 
+def test_the_factory_builds_the_adaptive_visitor_level() -> None:
+    from kiothi_board.ai.adaptive import AdaptivePlayer
+
+    factory = AIFactory(seed=3)
+    opponent = factory("adaptive")
+    assert isinstance(opponent.player, AdaptivePlayer)
+    pos = Position.initial(Variant(V2=True))
+    handle = opponent.start(pos)
+    wait_done(handle)
+    assert handle.result() in pos.legal_moves()
+    factory.close()
+
+
 def test_cancel_and_each_call_is_a_new_player() -> None:
     factory = AIFactory(seed=2)
     a, b = factory(6), factory(6)

@@ -115,7 +115,12 @@ common = {
             "properties": {
                 "mode": {"enum": ["two", "ai", "demo"]},
                 "sides": {"enum": ["S", "N", "SN", "NS", ""]},
-                "level": {"type": "integer", "minimum": 1, "maximum": 6},
+                "level": {
+                    "oneOf": [
+                        {"type": "integer", "minimum": 1, "maximum": 6},
+                        {"const": "adaptive"},
+                    ]
+                },
                 "pace": {"enum": ["step", "flow", "instant"]},
                 "variant": {"$ref": "#/$defs/variant"},
             },
@@ -128,7 +133,7 @@ common = {
                 "brightness": {"type": "number", "minimum": 0, "maximum": 1},
                 "mode": {"enum": ["two", "ai", "demo"]},
                 "sides": {"type": "string"},
-                "level": {"type": "integer"},
+                "level": {"oneOf": [{"type": "integer"}, {"const": "adaptive"}]},
                 "pace": {"enum": ["step", "flow", "instant"]},
                 "variant": {"$ref": "#/$defs/variant"},
             },
@@ -595,7 +600,7 @@ events = {
             "game_id": {"type": "integer"},
             "mode": {"enum": ["two", "ai", "demo"]},
             "humans": {"type": "array", "items": ref("side")},
-            "level": {"type": "integer"},
+            "level": {"oneOf": [{"type": "integer"}, {"const": "adaptive"}]},
             "pace": {"enum": ["step", "flow", "instant"]},
             "variant": ref("variant"),
         },

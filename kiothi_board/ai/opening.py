@@ -17,7 +17,6 @@ and a shallow search ranks them all; the best few get a deeper search.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from kiothi_board.ai.search import SearchAborted, Searcher
@@ -108,13 +107,8 @@ def choose_opening(
     clock: Clock,
     stop: threading.Event | None = None,
     max_depth: int = 8,
-    pick: Callable[[list[tuple[Candidate, int]]], int] | None = None,
 ) -> OpeningChoice:
-    """Rank the candidates by a 2-ply search, then search the best few deeper.
-
-    `pick` may choose an index into the final ranking (the low levels' mistakes); by
-    default the best is taken.
-    """
+    """Rank the candidates by a 2-ply search, then search the best few deeper."""
     mover = position.to_move
     start = clock.now()
     deadline = start + budget
@@ -169,8 +163,7 @@ def choose_opening(
         depth_done = depth
         depth += 2
     final = top or [(cands[0], 0)]
-    index = pick(final) if pick is not None else 0
-    chosen, score = final[index]
+    chosen, score = final[0]
     pass_score = next((s for c, s in ranked if c.action.is_pass), 0)
     return OpeningChoice(chosen.action, score, depth_done, chosen.plan, pass_score, final, nodes)
 

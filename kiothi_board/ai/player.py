@@ -1,4 +1,4 @@
-"""Levels, the `AIPlayer` (blocking and off-thread thinking) and hints.
+"""The `AIPlayer` (blocking and off-thread thinking) and hints; levels are in `levels.py`.
 
 The daemon's event loop must never wait for the search: `start_think` runs it on a worker
 thread and returns a `Thinking` handle (future-like: `done`, `result`, `add_done_callback`,
@@ -14,41 +14,28 @@ from collections.abc import Callable
 from concurrent.futures import CancelledError, Future
 from dataclasses import dataclass
 
-from kiothi_board.ai.evaluation import TUNED, Weights, make_evaluator
-from kiothi_board.ai.opening import Candidate, choose_opening, explain_opening
-from kiothi_board.ai.search import Iteration, Searcher, SearchResult
+from kiothi_board.ai.evaluation import TUNED, Weights
+from kiothi_board.ai.explain import beginner_reason, explain_move
+from kiothi_board.ai.human import Style, choose_seen
+from kiothi_board.ai.levels import BASELINE_LEVEL, LEVEL_NAMES, LEVELS, Level, level
+from kiothi_board.ai.opening import choose_opening, explain_opening
+from kiothi_board.ai.search import Iteration, Searcher
 from kiothi_board.hardware.clock import SystemClock
 from kiothi_board.hardware.protocols import Clock
-from kiothi_board.rules import OpeningAction, Position, pit_name
+from kiothi_board.rules import PASS, OpeningAction, Position, pit_name
 
+__all__ = [
+    "BASELINE_LEVEL",
+    "LEVELS",
+    "LEVEL_NAMES",
+    "AIPlayer",
+    "Hint",
+    "Level",
+    "Thinking",
+    "baseline_player",
+    "level",
+]
 
-@dataclass(frozen=True, slots=True)
-class Level:
-    """A playing strength: time per move, depth cap and the rate of deliberate mistakes.
-
-    `mistake` is the chance, per move, of playing one of the next-best moves of a 1-ply
-    look instead of the searched best: a plausible slip, as a person would make.
-    """
-
-    number: int
-    name: str
-    movetime: float
-    max_depth: int
-    mistake: float
-
-    def __str__(self) -> str:
-        return f"{self.number} ({self.name})"
-
-
-LEVELS: dict[int, Level] = {
-    1: Level(1, "Beginner", 0.02, 1, 0.40),
-    2: Level(2, "Casual", 0.04, 2, 0.20),
-    3: Level(3, "Club", 0.08, 4, 0.08),
-    4: Level(4, "Strong", 0.15, 6, 0.02),
-    5: Level(5, "Expert", 0.2, 8, 0.0),
-    6: Level(6, "Master", 0.8, 64, 0.0),
-}
-LEVEL_NAMES = {lv.name.lower(): lv for lv in LEVELS.values()}
 SAFETY = 0.012  # seconds kept back from the budget for the worker hand-off and GC
 
 
@@ -57,25 +44,6 @@ def baseline_player(seed: int = 0, **kwargs: object) -> AIPlayer:
     from kiothi_board.ai.evaluation import BASELINE
 
     return AIPlayer(BASELINE_LEVEL, seed, weights=BASELINE, extensions=0, **kwargs)  # type: ignore[arg-type]
-
-
-BASELINE_LEVEL = Level(0, "Baseline", 5.0, 4, 0.0)
-
-
-def level(spec: int | str | Level) -> Level:
-    """A level by number (1–6), name ("Club") or as given."""
-    if isinstance(spec, Level):
-        return spec
-    if isinstance(spec, int) or spec.isdigit():
-        n = int(spec)
-        if n not in LEVELS:
-            raise ValueError(f"bad level {spec!r}: expected 1…6")
-        return LEVELS[n]
-    try:
-        return LEVEL_NAMES[spec.lower()]
-    except KeyError:
-        names = ", ".join(lv.name for lv in LEVELS.values())
-        raise ValueError(f"bad level {spec!r}: expected 1…6 or one of {names}") from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,7 +142,7 @@ class AIPlayer:
     """A computer opponent at one level, deterministic for a given seed and level.
 
     `choose(position)` blocks; `start_think(position)` returns a `Thinking` at once.
-    `hint(position)` always plays its best (no deliberate mistakes). The clock is injected
+    `hint(position)` always plays its best (never by eye). The clock is injected
     (a `Clock`; default the system clock); `movetime`/`max_depth` override the level's.
     """
 
@@ -203,7 +171,7 @@ class AIPlayer:
 
     # ----------------------------------------------------------------- public API
     def new_game(self) -> None:
-        """Forget the search tables and restart the mistake sequence from the seed."""
+        """Forget the search tables and restart the seeded choices (moves by eye) afresh."""
         for s in self._searchers.values():
             s.new_game()
         self.rng = random.Random(self.seed)
@@ -302,26 +270,26 @@ class AIPlayer:
         with self._lock:
             budget = self.movetime if movetime is None else movetime
             depth_cap = self.max_depth if max_depth is None else max_depth
-            slip = mistakes and self.rng.random() < self.level.mistake
+            nodes = self.level.nodes if max_depth is None else None
+            style = self.level.style
+            lapse = self.level.lapse
+            if style is not None and mistakes and lapse < 1.0 and self.rng.random() >= lapse:
+                style = None  # a searching level's lapses (a beginner's moment) are rare
+            if not mistakes:
+                style = None
+                if 1 <= self.level.number <= 3:  # a hint at a low level: sound advice
+                    depth_cap, nodes = max(depth_cap, 4), 20_000
             if position.phase == "opening":
-                return self._opening(position, stop, budget, depth_cap, slip)
-            return self._move(position, stop, budget, depth_cap, on_iteration, slip)
+                if style is not None:
+                    return _pass_opening(position)
+                return self._opening(position, stop, budget, depth_cap)
+            if style is not None:
+                return self._beginner(position, style)
+            return self._move(position, stop, budget, depth_cap, nodes, on_iteration)
 
     def _opening(
-        self,
-        position: Position,
-        stop: threading.Event | None,
-        budget: float,
-        depth_cap: int,
-        slip: bool,
+        self, position: Position, stop: threading.Event | None, budget: float, depth_cap: int
     ) -> Hint:
-        rng = self.rng
-
-        def pick(ranked: list[tuple[Candidate, int]]) -> int:
-            if slip and len(ranked) > 1:
-                return rng.randrange(1, min(len(ranked), 4))
-            return 0
-
         choice = choose_opening(
             position,
             self._searcher(position),
@@ -329,7 +297,6 @@ class AIPlayer:
             clock=self.clock,
             stop=stop,
             max_depth=min(max(depth_cap, 2), 8),
-            pick=pick,
         )
         return Hint(
             None,
@@ -342,14 +309,32 @@ class AIPlayer:
             explain_opening(choice, position.to_move),
         )
 
+    def _beginner(self, position: Position, style: Style) -> Hint:
+        board, sown, side = position.packed
+        seen, expected = choose_seen(
+            board, sown, side, position.variant, style, self.rng, self.weights
+        )
+        me = position.to_move
+        base = position.captured[me] - position.captured[me.other]
+        return Hint(
+            seen.pit,
+            None,
+            float(base + expected),
+            (pit_name(seen.pit),),
+            2 if style.looks_ahead else 1,
+            0,
+            False,
+            beginner_reason(position, seen.pit),
+        )
+
     def _move(
         self,
         position: Position,
         stop: threading.Event | None,
         budget: float,
         depth_cap: int,
+        nodes: int | None,
         on_iteration: Callable[[Iteration], None] | None,
-        slip: bool,
     ) -> Hint:
         searcher = self._searcher(position)
         board, sown, side = position.packed
@@ -362,67 +347,42 @@ class AIPlayer:
             side,
             max_depth=depth_cap,
             deadline=start + hard,
-            soft_deadline=start + hard * 0.45,
+            # Effort levels stop on nodes; the clock is only a safety cap for them.
+            soft_deadline=None if nodes is not None else start + hard * 0.45,
             stop=stop,
             game_history=Counter(position.history),
             plies_left=None if limit is None else limit - position.ply,
             on_iteration=on_iteration,
+            max_nodes=nodes,
         )
         me = position.to_move
         base = position.captured[me] - position.captured[me.other]
-        move = res.move
-        note = ""
-        if slip:
-            alt = self._slip(searcher, board, sown, side, res)
-            if alt is not None and alt != move:
-                move = alt
-                note = " (a deliberate slip at this level)"
+        if 1 <= self.level.number <= 3:
+            why = beginner_reason(position, res.move)
+        else:
+            why = explain_move(position, res.move, res)
         return Hint(
-            move,
+            res.move,
             None,
             base + res.score / 100,
-            tuple(pit_name(p) for p in (res.pv if move == res.move else [move])),
+            tuple(pit_name(p) for p in res.pv),
             res.depth,
             res.nodes,
             res.exact,
-            explain_move(position, move, res) + note,
+            why,
         )
 
-    def _slip(
-        self, searcher: Searcher, board: int, sown: int, side: int, res: SearchResult
-    ) -> int | None:
-        """A plausible wrong move: one of the 2nd–4th best by a 1-ply look."""
-        evaluate = make_evaluator(self.weights)
-        ranked = []
-        for p, b, s, g in searcher.engine.children(board, sown, side):
-            ranked.append((100 * g - evaluate(b, s, side ^ 1), p))
-        ranked.sort(reverse=True)
-        others = [p for _, p in ranked if p != res.move][:3]
-        if not others:
-            return None
-        return others[self.rng.randrange(len(others))]
 
-
-def explain_move(position: Position, move: int, res: SearchResult) -> str:
-    """One or two sentences on why `move` is recommended, from the search's figures."""
+def _pass_opening(position: Position) -> Hint:
+    """The beginners' opening: pass, keeping every pit protected (R3, R7)."""
     me = position.to_move
-    board, sown, side = position.packed
-    r = position.engine.sow(board, sown, side, move)
-    gain = r[2] if r is not None else 0
-    parts = [f"{me.letter} sows {pit_name(move)}"]
-    if gain:
-        parts.append(f"capturing {gain} seed{'s' if gain != 1 else ''} at once")
-    base = position.captured[me] - position.captured[me.other]
-    margin = base + res.score / 100
-    if res.exact:
-        parts.append(f"solved to the end: final margin {margin:+.0f} seeds")
-    else:
-        parts.append(f"search depth {res.depth} expects a margin of {margin:+.1f} seeds")
-    if len(res.pv) > 1:
-        parts.append("main line " + " ".join(pit_name(p) for p in res.pv[:8]))
-    if len(res.root_scores) > 1:
-        runner = res.root_scores[1]
-        parts.append(
-            f"next best {pit_name(runner[0])} (at most {(base * 100 + runner[1]) / 100:+.1f})"
-        )
-    return "; ".join(parts) + "."
+    return Hint(
+        None,
+        PASS,
+        0.0,
+        ("pass",),
+        0,
+        0,
+        False,
+        f"{me.letter}: pass. Every pit stays unsown, so R7 protects all of them.",
+    )

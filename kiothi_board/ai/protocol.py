@@ -13,6 +13,7 @@ import threading
 from typing import IO
 
 from kiothi_board import __version__
+from kiothi_board.ai.adaptive import AdaptivePlayer
 from kiothi_board.ai.player import LEVELS, AIPlayer, Hint, level
 from kiothi_board.ai.search import Iteration
 from kiothi_board.errors import KiothiError
@@ -31,10 +32,10 @@ class Engine:
         self.out = out
         self.clock: Clock = clock or SystemClock()
         self.lock = threading.Lock()
-        self.level = 4
+        self.level: int | str = 4
         self.seed = 0
         self.variant = Variant()
-        self.player = AIPlayer(self.level, self.seed, clock=self.clock)
+        self.player = self.make_player()
         self.position = Position.initial(self.variant)
         self.worker: threading.Thread | None = None
         self.stop_event = threading.Event()
@@ -74,7 +75,7 @@ class Engine:
         """Identify and list the options."""
         self.send(f"id name {NAME}")
         self.send(f"id author {AUTHOR}")
-        names = " ".join(f"var {lv.number}" for lv in LEVELS.values())
+        names = " ".join(f"var {lv.number}" for lv in LEVELS.values()) + " var adaptive"
         self.send(f"option name Level type combo default {self.level} {names}")
         self.send("option name Seed type spin default 0 min 0 max 2147483647")
         self.send("option name Variant type string default standard")
@@ -93,7 +94,7 @@ class Engine:
         value = " ".join(args[at + 1 :])
         self.stop()  # a running search answers first, with the old options
         if name == "level":
-            self.level = level(value).number
+            self.level = "adaptive" if value.lower() == "adaptive" else level(value).number
         elif name == "seed":
             if not value.isdigit():
                 raise ValueError(f"Seed must be a non-negative integer, got {value!r}")
@@ -103,7 +104,13 @@ class Engine:
             self.position = Position.initial(self.variant)
         else:
             raise ValueError(f"unknown option {name!r} (Level, Seed, Variant)")
-        self.player = AIPlayer(self.level, self.seed, clock=self.clock)
+        self.player = self.make_player()
+
+    def make_player(self) -> AIPlayer:
+        """The player for the current Level and Seed options."""
+        if self.level == "adaptive":
+            return AdaptivePlayer(self.seed, clock=self.clock)
+        return AIPlayer(self.level, self.seed, clock=self.clock)
 
     def cmd_newgame(self, args: list[str], line: str) -> None:
         """Forget the tables and start from the initial position."""

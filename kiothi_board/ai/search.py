@@ -123,14 +123,17 @@ class Searcher:
         plies_left: int | None = None,
         rep_limit: int = 1,
         on_iteration: Callable[[Iteration], None] | None = None,
+        max_nodes: int | None = None,
     ) -> SearchResult:
         """Search the position `(board, sown, side)` and return the best move found.
 
         `deadline` (on this searcher's clock) aborts the tree; `soft_deadline` stops
         before starting an iteration that would probably not finish. `stop` is checked
         with the clock. `game_history` maps R11 keys to how often they occurred in the
-        game. `plies_left` is the distance to a ply limit. Raises ValueError when the side
-        to move has no legal move (the game is over, R10).
+        game. `plies_left` is the distance to a ply limit. `max_nodes` is an effort cap
+        (checked with the clock, so it is exact to 1,024 nodes and independent of the
+        machine): the tree aborts past it, and no iteration starts after 45 % of it.
+        Raises ValueError when the side to move has no legal move (the game is over, R10).
         """
         eng = self.engine
         sow = eng.sow
@@ -148,11 +151,15 @@ class Searcher:
         reps_get = reps.get
         left0 = plies_left if plies_left is not None else 1 << 30
         start = clock()
+        node_cap = max_nodes if max_nodes is not None else 1 << 62
+        soft_nodes = node_cap * 45 // 100
 
         def check() -> None:
             if stop is not None and stop.is_set():
                 raise SearchAborted
             if deadline is not None and clock() >= deadline:
+                raise SearchAborted
+            if counters[0] >= node_cap:
                 raise SearchAborted
 
         def split(b: int, mover: int) -> int:
@@ -276,6 +283,8 @@ class Searcher:
         other = side ^ 1
         for depth in range(1, max_depth + 1):
             if depth > 1 and soft_deadline is not None and clock() >= soft_deadline:
+                break
+            if depth > 1 and counters[0] >= soft_nodes:
                 break
             scores: dict[int, int] = {}
             alpha = -INF

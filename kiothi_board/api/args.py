@@ -71,6 +71,15 @@ class Args:
             raise self._bad(key, f"an integer from {lo} to {hi}")
         return value
 
+    def level(self) -> int | str:
+        """The `level` argument: 1…6 or "adaptive"."""
+        value = self._get("level")
+        if value == "adaptive":
+            return "adaptive"
+        if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 6:
+            raise self._bad("level", 'an integer from 1 to 6 or "adaptive"')
+        return value
+
     def number(self, key: str, lo: float, hi: float) -> float:
         value = self._get(key)
         ok = isinstance(value, int | float) and not isinstance(value, bool)
@@ -111,7 +120,7 @@ class Args:
                 raise self._bad("sides", "'S', 'N', 'SN' or ''")
             out["sides"] = sides
         if "level" in self:
-            out["level"] = self.integer("level", 1, 6)
+            out["level"] = self.level()
         if "pace" in self:
             out["pace"] = self.choice("pace", _PACES)
         if "variant" in self:

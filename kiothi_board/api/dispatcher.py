@@ -596,7 +596,7 @@ class Dispatcher:
         a.done()
         s = {**self.service.get_settings(), **given}
         gid = self.service.new_game(
-            str(s["mode"]), str(s["sides"]), int(s["level"]), str(s["pace"]), dict(s["variant"])
+            str(s["mode"]), str(s["sides"]), s["level"], str(s["pace"]), dict(s["variant"])
         )
         return {"game_id": gid}
 

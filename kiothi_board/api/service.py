@@ -38,7 +38,7 @@ class BoardService(Protocol):
         ...
 
     def new_game(
-        self, mode: str, sides: str, level: int, pace: str, variant: dict[str, Any]
+        self, mode: str, sides: str, level: int | str, pace: str, variant: dict[str, Any]
     ) -> int:
         """Start a game; its id."""
         ...

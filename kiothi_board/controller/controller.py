@@ -145,7 +145,7 @@ class Controller:
         self,
         mode: Mode | str = "two",
         sides: str = "S",
-        level: int = 3,
+        level: int | str = 3,
         pace: Pace | str = "step",
         variant: Variant | dict[str, Any] | str | None = None,
         *,

@@ -64,13 +64,18 @@ DEFAULT_LONG_MOVE_LAPS = 30
 _PITS = 20
 
 
+def _level(value: Any) -> int | str:
+    """A stored level: "adaptive" or a number."""
+    return "adaptive" if value == "adaptive" else int(value)
+
+
 @dataclass(frozen=True, slots=True)
 class Settings:
     """How a game is played: who plays which side, the AI level, the pace, the rules."""
 
     mode: Mode = "two"
     humans: tuple[Side, ...] = (Side.S, Side.N)
-    level: int = 3
+    level: int | str = 3  # 1…6 or "adaptive"
     pace: Pace = "step"
     variant: Variant = STANDARD
     long_move_laps: int = DEFAULT_LONG_MOVE_LAPS
@@ -101,7 +106,7 @@ class Settings:
         return cls(
             mode=data.get("mode", "two"),
             humans=tuple(Side.parse(s) for s in data.get("humans", ["S", "N"])),
-            level=int(data.get("level", 3)),
+            level=_level(data.get("level", 3)),
             pace=data.get("pace", "step"),
             variant=Variant.from_json(data.get("variant", {})),
             long_move_laps=int(data.get("long_move_laps", DEFAULT_LONG_MOVE_LAPS)),

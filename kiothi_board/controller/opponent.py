@@ -52,8 +52,8 @@ class Opponent(Protocol):
         ...
 
 
-OpponentFactory = Callable[[int], Opponent]
-"""Makes the opponent of a level (1…6)."""
+OpponentFactory = Callable[[int | str], Opponent]
+"""Makes the opponent of a level (1…6, or "adaptive")."""
 
 
 class ReadyHandle:
@@ -103,7 +103,7 @@ class RandomOpponent:
 def random_opponents(rng: random.Random) -> OpponentFactory:
     """A factory of random opponents drawing from one injected source (the level is unused)."""
 
-    def factory(level: int) -> Opponent:
+    def factory(level: int | str) -> Opponent:
         return RandomOpponent(rng)
 
     return factory

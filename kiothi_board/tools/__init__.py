@@ -8,6 +8,7 @@ nothing in the library imports them.
     tools/bench_ai.py        kiothi-board bench ai
     tools/bench_guide.py     kiothi-board bench guide
     tools/bench_api.py       kiothi-board bench api
+    tools/bench_fleet.py     kiothi-board bench fleet
     tools/soak.py            kiothi-board bench api --soak SECONDS
     tools/guide_pictures.py  kiothi-board guide-pictures DIR
     tools/doctor.py          kiothi-board doctor (doctor_checks.py, doctor_io.py)

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from importlib import resources
 from typing import IO, Any
 
-from kiothi_board.ai.player import AIPlayer, baseline_player
+from kiothi_board.ai.roster import SPEC_HELP, builtin_player, is_builtin
 from kiothi_board.errors import KiothiError
 from kiothi_board.rules import GameRecord, Position, Variant, parse_opening
 
@@ -56,11 +56,7 @@ class BuiltinEngine(MatchEngine):
 
     def __init__(self, spec: str, seed: int, movetime: float | None) -> None:
         self.name = spec
-        which = spec.split(":", 1)[1]
-        if which == "baseline":
-            self.player = baseline_player(seed)
-        else:
-            self.player = AIPlayer(which, seed)
+        self.player = builtin_player(spec, seed)
         self.movetime = movetime
         self.budget = movetime if movetime is not None else self.player.movetime
 
@@ -158,12 +154,12 @@ class CommandEngine(MatchEngine):
 
 
 def make_engine(spec: str, seed: int, movetime: float | None, variant: Variant) -> MatchEngine:
-    """Build an engine from its spec (`level:N`, `level:baseline`, `cmd:"…"`)."""
-    if spec.startswith("level:"):
+    """Build an engine from its spec (`level:N`, `novice:greedy`, `cmd:"…"`, …)."""
+    if is_builtin(spec):
         return BuiltinEngine(spec, seed, movetime)
     if spec.startswith("cmd:"):
         return CommandEngine(spec, movetime, variant)
-    raise ValueError(f'bad engine {spec!r}: expected level:1…6, level:baseline or cmd:"…"')
+    raise ValueError(f'bad engine {spec!r}: expected {SPEC_HELP} or cmd:"…"')
 
 
 @dataclass
@@ -301,9 +297,17 @@ def _percentile(values: list[float], q: float) -> float:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run a match and print W/D/L, score, Elo with its interval, and move times."""
+    """Run a match and print W/D/L, score, Elo with its interval, and move times.
+
+    `kiothi-board match --ladder …` plays the whole ladder instead (tools/ladder.py).
+    """
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["--ladder"]:
+        from kiothi_board.tools import ladder  # the ladder is built on this module
+
+        return ladder.main(argv[1:])
     parser = argparse.ArgumentParser(prog="kiothi-board match", description=__doc__)
-    parser.add_argument("a", help='engine A: level:N, level:baseline or cmd:"COMMAND"')
+    parser.add_argument("a", help=f'engine A: {SPEC_HELP} or cmd:"COMMAND"')
     parser.add_argument("b", help="engine B")
     parser.add_argument("--games", type=int, default=2)
     parser.add_argument(
@@ -329,8 +333,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
     for spec in (args.a, args.b):
-        if not spec.startswith(("level:", "cmd:")):
-            parser.error(f'bad engine {spec!r}: expected level:N, level:baseline or cmd:"…"')
+        if not spec.startswith("cmd:"):
+            try:
+                builtin_player(spec).close()
+            except ValueError as exc:
+                parser.error(str(exc))
     try:
         openings = [] if args.openings == "none" else load_openings(args.openings)
     except (OSError, ValueError) as exc:

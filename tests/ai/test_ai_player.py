@@ -9,6 +9,7 @@ import pytest
 
 from kiothi_board.ai import LEVELS, AIPlayer, level
 from kiothi_board.ai.opening import candidates
+from kiothi_board.hardware.clock import FakeClock
 from kiothi_board.rules import Position
 
 
@@ -23,8 +24,12 @@ def test_levels_are_named_and_ordered() -> None:
     names = [lv.name for lv in LEVELS.values()]
     assert names == ["Beginner", "Casual", "Club", "Strong", "Expert", "Master"]
     assert level("club").number == 3 and level("6").name == "Master"
-    budgets = [lv.movetime for lv in LEVELS.values()]
-    assert budgets == sorted(budgets)
+    # Levels 1–5 are defined by effort (a beginner's eyes, or depth and nodes); 6 by time.
+    effort = [lv for n, lv in LEVELS.items() if n <= 5]
+    assert all(lv.style is not None or lv.nodes is not None for lv in effort)
+    assert [lv.max_depth for lv in effort] == sorted(lv.max_depth for lv in effort)
+    assert LEVELS[6].nodes is None and LEVELS[6].style is None
+    assert all(lv.blurb for lv in LEVELS.values())
     with pytest.raises(ValueError):
         level(7)
 
@@ -93,8 +98,27 @@ def test_candidates_are_legal_and_distinct() -> None:
     assert len(boards) == len(cands) > 50
 
 
-def test_low_levels_make_seeded_mistakes() -> None:
+class CrawlingClock(FakeClock):
+    """A clock that moves 0.1 ms each time it is read: a very slow machine."""
+
+    def now(self) -> float:
+        self.advance(1e-4)
+        return super().now()
+
+
+def test_effort_levels_play_the_same_under_any_clock() -> None:
+    """A level defined by nodes gives the same move however slow the clock runs."""
     pos = midgame()
-    best = AIPlayer(1, seed=0).hint(pos).action
-    choices = {AIPlayer(1, seed=s).choose(pos).action for s in range(40)}
-    assert best in choices and len(choices) > 1
+    slow = AIPlayer(3, seed=0, clock=CrawlingClock()).choose(pos)
+    fast = AIPlayer(3, seed=0).choose(pos)
+    assert (slow.action, slow.nodes, slow.depth) == (fast.action, fast.nodes, fast.depth)
+
+
+def test_searching_levels_have_seeded_lapses() -> None:
+    """Level 4 now and then plays a move by eye instead of its search, the same for a seed."""
+    pos = midgame()
+    runs = [[AIPlayer(4, seed=s).choose(pos).action for s in range(12)] for _ in range(2)]
+    assert runs[0] == runs[1]
+    searched = AIPlayer(4, seed=0).hint(pos).action  # a hint never lapses
+    assert len(set(runs[0])) > 1
+    assert max(set(runs[0]), key=runs[0].count) == searched

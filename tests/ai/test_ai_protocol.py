@@ -25,6 +25,14 @@ def test_handshake_and_isready() -> None:
     assert lines[-2:] == ["keiok", "readyok"]
 
 
+def test_the_adaptive_level_plays_through_the_protocol() -> None:
+    lines = talk("kei\nsetoption name Level value adaptive\nposition startpos\ngo\n")
+    assert any("var adaptive" in line for line in lines if line.startswith("option name Level"))
+    assert not [line for line in lines if "error" in line]
+    assert lines[-1] == "bestopening pass"  # level 1's opening: every pit stays protected
+    assert any("adaptive: playing as level:1" in line for line in lines)
+
+
 def test_go_gives_info_and_bestmove() -> None:
     lines = talk(
         "setoption name Level value 3\n"

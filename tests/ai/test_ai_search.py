@@ -193,3 +193,13 @@ def test_reused_tables_do_not_fake_a_solved_search() -> None:
         )
         assert again.score == fresh.score == minimax(board, sown, side, 5)
         assert again.depth == 5
+
+
+def test_a_node_cap_bounds_the_effort_and_repeats_exactly() -> None:
+    pos = Position.initial().open("pass").open("pass").play("S6").play("N8")
+    capped = [Searcher().search(*pos.packed, max_nodes=5_000) for _ in range(2)]
+    more = Searcher().search(*pos.packed, max_nodes=40_000)
+    a, b = capped
+    assert (a.move, a.score, a.depth, a.nodes) == (b.move, b.score, b.depth, b.nodes)
+    assert a.nodes <= 5_000 + 1_024 and a.depth >= 2
+    assert more.nodes > a.nodes and more.depth > a.depth

@@ -137,6 +137,7 @@ def test_a_game_through_the_dispatcher_with_schemas(disp: Dispatcher) -> None:
         ('{"id":1,"cmd":"press","args":[]}', "bad_args"),
         ('{"id":1,"cmd":"state","args":{"extra":1}}', "bad_args"),
         ('{"id":1,"cmd":"new_game","args":{"level":9}}', "bad_args"),
+        ('{"id":1,"cmd":"new_game","args":{"level":"hard"}}', "bad_args"),
         ('{"id":1,"cmd":"new_game","args":{"variant":{"V9":true}}}', "bad_args"),
         ('{"id":1,"cmd":"settings.set","args":{"brightness":2}}', "bad_args"),
         ('{"id":1,"cmd":"opening","args":{"action":"Q9>X"}}', "bad_args"),
@@ -209,6 +210,14 @@ def test_settings_roundtrip_and_event(disp: Dispatcher) -> None:
     ev = [m for m in p.messages() if m.get("event") == "settings"]
     assert ev and ev[0]["settings"]["level"] == 5
     validator("event.settings").validate(ev[0])
+
+
+def test_the_adaptive_level_through_the_api(disp: Dispatcher) -> None:
+    p = Peer(disp)
+    r = p.req("settings.set", level="adaptive")
+    validator("reply.settings.set").validate(r)
+    assert p.req("settings.get")["result"]["settings"]["level"] == "adaptive"
+    assert "game_id" in p.req("new_game", mode="ai", level="adaptive")["result"]
 
 
 def test_subscribe_filters_topics(disp: Dispatcher, board: Controller) -> None:

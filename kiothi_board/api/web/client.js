@@ -2,6 +2,18 @@
 // reconnect with backoff. Shared by the twin and the operator page.
 "use strict";
 
+// The simulator prints a one-time link ".../#ticket=…": the ticket (a session with control,
+// made by the daemon for whoever can read its terminal) is kept for this tab and taken out
+// of the address bar, so it is neither bookmarked nor shown over a shoulder.
+function takeTicket() {
+  const match = /(?:^#|&)ticket=([A-Za-z0-9_-]{16,64})/.exec(location.hash);
+  if (match) {
+    sessionStorage.setItem("kiothi-ticket", match[1]);
+    history.replaceState(null, "", location.pathname + location.search);
+  }
+  return sessionStorage.getItem("kiothi-ticket") || undefined;
+}
+
 class KiothiClient {
   constructor(topics) {
     this.topics = topics;
@@ -30,11 +42,14 @@ class KiothiClient {
       this.delay = 250;
       try {
         const token = localStorage.getItem("kiothi-token") || undefined;
+        const ticket = takeTicket();
+        const secret = ticket ? { ticket } : token ? { token } : {};
         let hello;
         try {
-          hello = await this.request("hello", token ? { token, client: "web" } : { client: "web" });
+          hello = await this.request("hello", { ...secret, client: "web" });
         } catch (err) {
-          // A wrong token still leaves a spectator connection.
+          // A wrong token (or an expired ticket) still leaves a spectator connection.
+          sessionStorage.removeItem("kiothi-ticket");
           hello = await this.request("hello", { client: "web" });
           this.emit("notice", `Token refused: ${err.message}`);
         }

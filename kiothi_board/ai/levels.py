@@ -1,0 +1,125 @@
+"""The playing levels: what each one is, by effort, and in words a player understands."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from kiothi_board.ai.human import Style
+
+
+@dataclass(frozen=True, slots=True)
+class Level:
+    """A playing strength, defined by effort so it plays the same on any machine.
+
+    Level 1 plays as a beginner sees the board (`style`, see `human.py`); levels 2–5
+    search to `max_depth` plies with at most `nodes` nodes, and `movetime` is only a
+    safety cap on the wall clock; level 6 (`nodes` None) uses its `movetime` to the full.
+    `lapse` is the chance, per move, that a searching level plays one move with a
+    beginner's eyes (`style`) instead: a person's lapse of attention, not a random move;
+    1.0 means every move (level 1).
+    `blurb` tells a player what to expect.
+    """
+
+    number: int
+    name: str
+    movetime: float
+    max_depth: int
+    nodes: int | None = None
+    style: Style | None = None
+    lapse: float = 0.0
+    blurb: str = ""
+
+    def __str__(self) -> str:
+        return f"{self.number} ({self.name})"
+
+
+BEGINNER_EYES = Style(relays_seen=1, sees_chain=False, grab=0.35, looks_ahead=False)
+CASUAL_EYES = Style(relays_seen=2, sees_chain=True, grab=0.15, looks_ahead=True)
+
+LEVELS: dict[int, Level] = {
+    1: Level(
+        1,
+        "Beginner",
+        1.0,
+        1,
+        style=BEGINNER_EYES,
+        lapse=1.0,
+        blurb=(
+            "Plays like someone in their first game: goes for the captures it can see, loses "
+            "count when a sowing relays more than once, never sees the long chain along "
+            "your row, often grabs the first capture it spots, and never thinks about "
+            "your reply."
+        ),
+    ),
+    2: Level(
+        2,
+        "Casual",
+        5.0,
+        1,
+        nodes=20_000,
+        blurb=(
+            "Counts every relay of its own moves exactly and takes the biggest capture, "
+            "and sees when you could capture straight back; it does not look further."
+        ),
+    ),
+    3: Level(
+        3,
+        "Club",
+        5.0,
+        2,
+        nodes=20_000,
+        style=CASUAL_EYES,
+        lapse=0.4,
+        blurb=(
+            "Looks at your best reply to each of its moves, but two moves in five it plays "
+            "by eye: it loses count after two relays and grabs a capture without checking."
+        ),
+    ),
+    4: Level(
+        4,
+        "Strong",
+        5.0,
+        4,
+        nodes=20_000,
+        style=CASUAL_EYES,
+        lapse=0.2,
+        blurb=(
+            "Thinks four moves ahead and judges the position; one move in five it still "
+            "plays by eye, so a long relay or a chain can catch it out."
+        ),
+    ),
+    5: Level(
+        5,
+        "Expert",
+        10.0,
+        8,
+        nodes=40_000,
+        blurb="Thinks eight moves ahead and never plays by eye; beats almost every person.",
+    ),
+    6: Level(
+        6,
+        "Master",
+        0.8,
+        64,
+        blurb="Searches as deep as it can in 0.8 s a move and solves endgames exactly.",
+    ),
+}
+LEVEL_NAMES = {lv.name.lower(): lv for lv in LEVELS.values()}
+
+BASELINE_LEVEL = Level(0, "Baseline", 5.0, 4)
+
+
+def level(spec: int | str | Level) -> Level:
+    """A level by number (1–6), name ("Club") or as given."""
+    if isinstance(spec, Level):
+        return spec
+    if isinstance(spec, int) or spec.isdigit():
+        n = int(spec)
+        if n not in LEVELS:
+            raise ValueError(f"bad level {spec!r}: expected 1…6")
+        return LEVELS[n]
+    try:
+        return LEVEL_NAMES[spec.lower()]
+    except KeyError:
+        names = ", ".join(lv.name for lv in LEVELS.values())
+        raise ValueError(f"bad level {spec!r}: expected 1…6 or one of {names}") from None

@@ -1,0 +1,415 @@
+"""The optional MQTT adapter: one board on a venue's broker, beside the other doors.
+
+Topics, under `{prefix}/{board}/` (prefix `kiothi/v1` by default):
+
+- `status`  `online` / `offline`, retained; the broker publishes `offline` as our last
+  will when the board vanishes without saying goodbye;
+- `state`   `{"seq", "state"}` (position and guide cue), retained;
+- `events`  every API event line but the LED frames;
+- `health`, `stats`  retained, refreshed every `periodic` seconds;
+- `info`    retained: version, board id, where the board's own web twin is;
+- `cmd/<client>`  request lines, run by the same dispatcher (and the same roles) as every
+  other door; the replies go to `reply/<client>`.
+
+A client that may publish to `cmd/…` is a spectator unless it sends the token (`auth`),
+or the board is told to trust the broker (`trust_broker`: the broker's ACL then decides
+who may write to `cmd`). The game never waits for the broker: the dispatcher's tap only
+puts lines on a bounded queue; one worker thread publishes. Paho's own network thread
+reconnects with backoff; after every (re)connect the retained topics are written again.
+paho-mqtt is imported lazily (house rule 2); a client factory may be injected.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import os
+import queue
+import re
+import socket
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlsplit
+
+from kiothi_board import __version__
+from kiothi_board.api.dispatcher import Dispatcher, Session
+from kiothi_board.errors import ConfigError
+from kiothi_board.hardware.protocols import Clock
+
+__all__ = ["BOARD_ID", "MqttAdapter", "MqttSettings", "mqtt_settings", "parse_broker_url"]
+
+log = logging.getLogger(__name__)
+
+BOARD_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+"""Board ids and client names: one MQTT topic level, no wildcards or separators."""
+
+_STATE_EVENTS = frozenset({"position", "guide", "new_game", "game_over", "settings"})
+
+
+@dataclass(frozen=True, slots=True)
+class MqttSettings:
+    """What the daemon's `[mqtt]` section says (validated by the config)."""
+
+    url: str
+    board_id: str
+    prefix: str = "kiothi/v1"
+    username: str | None = None
+    password: str | None = None
+    tls_ca: str | None = None
+    keepalive: int = 30
+    periodic: float = 30.0
+    queue_size: int = 1000
+    max_clients: int = 32
+    discovery: bool = False
+    discovery_prefix: str = "homeassistant"
+    web_url: str | None = None
+
+    @property
+    def base(self) -> str:
+        """The board's topic root, `kiothi/v1/<board>`."""
+        return f"{self.prefix}/{self.board_id}"
+
+
+def mqtt_settings(cfg: Mapping[str, Any], *, web_url: str | None = None) -> MqttSettings:
+    """The daemon's `[mqtt]` table as settings; an empty `board_id` is the host name."""
+    board = cfg["board_id"] or re.sub(r"[^A-Za-z0-9_-]", "-", socket.gethostname())[:64]
+    if not BOARD_ID.match(board):
+        raise ConfigError(f"mqtt.board_id: {board!r} must be 1-64 letters, digits, - or _")
+    parse_broker_url(cfg["url"])
+    if cfg["tls_ca"] and not os.path.isfile(cfg["tls_ca"]):
+        raise ConfigError(f"mqtt.tls_ca: {cfg['tls_ca']!r} is not a readable file")
+    return MqttSettings(
+        url=cfg["url"],
+        board_id=board,
+        prefix=cfg["prefix"],
+        username=cfg["username"] or None,
+        password=cfg["password"] or None,
+        tls_ca=cfg["tls_ca"] or None,
+        keepalive=cfg["keepalive"],
+        periodic=float(cfg["periodic_s"]),
+        queue_size=cfg["queue"],
+        max_clients=cfg["max_clients"],
+        discovery=cfg["discovery"],
+        discovery_prefix=cfg["discovery_prefix"],
+        web_url=web_url,
+    )
+
+
+def parse_broker_url(url: str) -> tuple[str, int, bool]:
+    """`mqtt://host[:port]` or `mqtts://host[:port]` → (host, port, tls)."""
+    parts = urlsplit(url)
+    if parts.scheme not in ("mqtt", "mqtts"):
+        raise ConfigError(f"mqtt.url: {url!r} must start with mqtt:// or mqtts://")
+    if not parts.hostname:
+        raise ConfigError(f"mqtt.url: {url!r} names no host")
+    tls = parts.scheme == "mqtts"
+    try:
+        port = parts.port or (8883 if tls else 1883)
+    except ValueError as exc:
+        raise ConfigError(f"mqtt.url: {url!r}: {exc}") from exc
+    return parts.hostname, port, tls
+
+
+class MqttAdapter:
+    """Mirror the API onto an MQTT broker and take commands from it; `start()`, `close()`."""
+
+    def __init__(
+        self,
+        dispatcher: Dispatcher,
+        settings: MqttSettings,
+        *,
+        clock: Clock,
+        state: Callable[[], dict[str, Any]],
+        stats: Callable[[], dict[str, Any]] | None = None,
+        client_factory: Callable[[MqttSettings], Any] | None = None,
+    ) -> None:
+        """Publish `dispatcher`'s events; `state()` and `stats()` feed the retained topics."""
+        if not BOARD_ID.match(settings.board_id):
+            raise ConfigError(
+                f"mqtt.board_id: {settings.board_id!r} must be 1-64 letters, digits, - or _"
+            )
+        self.settings = settings
+        self._dispatcher = dispatcher
+        self._clock = clock
+        self._state = state
+        self._stats = stats
+        self._factory = client_factory or _paho_client
+        self._queue: queue.Queue[tuple[str, Any]] = queue.Queue(settings.queue_size)
+        self._sessions: OrderedDict[str, Session] = OrderedDict()
+        self._sessions_lock = threading.Lock()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._client: Any = None
+        self.connected = threading.Event()
+        self.status = "connecting"
+        self.published = 0
+        self.dropped = 0
+        self.reconnects = 0
+        self.commands = 0
+        self.refused = 0
+        self._next_periodic = 0.0
+        self._last_error: str | None = None
+
+    # ------------------------------------------------------------------ topics
+    def topic(self, name: str) -> str:
+        """`kiothi/v1/<board>/<name>`."""
+        return f"{self.settings.base}/{name}"
+
+    # ------------------------------------------------------------------ life cycle
+    def start(self) -> MqttAdapter:
+        """Connect in the background (the daemon never waits for the broker) and tap events."""
+        s = self.settings
+        host, port, _tls = parse_broker_url(s.url)
+        client = self._factory(s)
+        client.on_connect = self._on_connect
+        client.on_disconnect = self._on_disconnect
+        client.on_message = self._on_message
+        client.will_set(self.topic("status"), "offline", qos=1, retain=True)
+        client.reconnect_delay_set(min_delay=1, max_delay=30)
+        self._client = client
+        self._dispatcher.add_tap(self._tap)
+        self._dispatcher.add_health("mqtt", self.health)
+        client.connect_async(host, port, keepalive=s.keepalive)
+        client.loop_start()
+        self._thread = threading.Thread(target=self._publish_loop, name="api-mqtt", daemon=True)
+        self._thread.start()
+        return self
+
+    def close(self) -> None:
+        """Say `offline`, disconnect, stop the threads; idempotent."""
+        if self._stop.is_set():
+            return
+        self._stop.set()
+        self._dispatcher.remove_tap(self._tap)
+        if self._thread is not None:
+            self._thread.join(timeout=3.0)
+        client = self._client
+        if client is not None:
+            if self.connected.is_set():
+                with contextlib.suppress(Exception):  # best effort: the will covers a failure
+                    info = client.publish(self.topic("status"), "offline", qos=1, retain=True)
+                    info.wait_for_publish(timeout=1.0)
+            with contextlib.suppress(Exception):
+                client.disconnect()
+            client.loop_stop()
+        with self._sessions_lock:
+            for session in self._sessions.values():
+                self._dispatcher.close_session(session)
+            self._sessions.clear()
+        self.status = "closed"
+
+    def __enter__(self) -> MqttAdapter:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def health(self) -> dict[str, Any]:
+        """Status for the API's `health`."""
+        out: dict[str, Any] = {
+            "status": self.status,
+            "broker": _redacted(self.settings.url),
+            "published": self.published,
+            "dropped": self.dropped,
+            "reconnects": self.reconnects,
+            "commands": self.commands,
+            "refused": self.refused,
+        }
+        if self._last_error:
+            out["error"] = self._last_error
+        return out
+
+    # ------------------------------------------------------------------ paho callbacks
+    def _on_connect(self, client: Any, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
+        if getattr(reason, "is_failure", False):
+            self.status = "refused"
+            self._last_error = f"broker refused the connection: {reason}"
+            log.warning("mqtt: %s", self._last_error)
+            return
+        client.subscribe([(self.topic("cmd"), 1), (self.topic("cmd/+"), 1)])
+        self.status = "up"
+        self._last_error = None
+        self.connected.set()
+        log.info(
+            "mqtt: connected to %s as board %s",
+            _redacted(self.settings.url),
+            self.settings.board_id,
+        )
+        self._enqueue(("resync", None))
+
+    def _on_disconnect(
+        self, client: Any, userdata: Any, flags: Any, reason: Any, props: Any
+    ) -> None:
+        if self.connected.is_set() and not self._stop.is_set():
+            self.reconnects += 1
+            log.warning("mqtt: broker connection lost (%s); reconnecting", reason)
+        self.connected.clear()
+        if not self._stop.is_set():
+            self.status = "down"
+
+    def _on_message(self, client: Any, userdata: Any, message: Any) -> None:
+        """A request line on `cmd[/<client>]` (paho's network thread)."""
+        topic: str = message.topic
+        name = topic.rsplit("/", 1)[1] if topic.count("/") > self.topic("cmd").count("/") else "_"
+        if not BOARD_ID.match(name):
+            self.refused += 1
+            return
+        payload: bytes = message.payload
+        self.commands += 1
+        session = self._session(name)
+        self._dispatcher.handle_line(session, payload)
+
+    # ------------------------------------------------------------------ sessions
+    def _session(self, name: str) -> Session:
+        with self._sessions_lock:
+            session = self._sessions.get(name)
+            if session is not None:
+                self._sessions.move_to_end(name)
+                return session
+            while len(self._sessions) >= self.settings.max_clients:
+                _old, oldest = self._sessions.popitem(last=False)
+                self._dispatcher.close_session(oldest)
+            session = self._dispatcher.open_session(
+                "mqtt",
+                name,
+                trusted=self._dispatcher.access.initial_role("mqtt", None) == "control",
+                wake=lambda: self._enqueue(("drain", name)),
+            )
+            self._sessions[name] = session
+            return session
+
+    # ------------------------------------------------------------------ tap (game thread)
+    def _tap(self, kind: str, message: dict[str, Any], line: bytes) -> None:
+        if kind == "frame":
+            return  # 15 frames a second are for the page, not for the venue's broker
+        self._enqueue(("event", (kind, line)))
+
+    def _enqueue(self, item: tuple[str, Any]) -> None:
+        """Never block the caller: when the queue is full, the oldest item goes."""
+        try:
+            self._queue.put_nowait(item)
+        except queue.Full:
+            with contextlib.suppress(queue.Empty):
+                self._queue.get_nowait()
+            self.dropped += 1
+            with contextlib.suppress(queue.Full):
+                self._queue.put_nowait(item)
+
+    # ------------------------------------------------------------------ publisher thread
+    def _publish_loop(self) -> None:
+        while not self._stop.is_set():
+            try:
+                first = self._queue.get(timeout=0.2)
+            except queue.Empty:
+                first = None
+            batch = [] if first is None else [first]
+            while first is not None and len(batch) < 256:
+                try:
+                    batch.append(self._queue.get_nowait())
+                except queue.Empty:
+                    break
+            try:
+                self._publish_batch(batch)
+                if self.connected.is_set() and self._clock.now() >= self._next_periodic:
+                    self._publish_periodic()
+            except Exception:  # a bug here must not end the thread: the board goes on
+                log.exception("mqtt: publishing failed")
+
+    def _publish_batch(self, batch: list[tuple[str, Any]]) -> None:
+        state_changed = False
+        for what, body in batch:
+            if what == "resync":
+                self._publish_retained()
+            elif what == "drain":
+                self._drain(body)
+            elif not self.connected.is_set():
+                self.dropped += 1  # the retained topics are rewritten on reconnect
+            else:
+                kind, line = body
+                self._publish(self.topic("events"), line[:-1])
+                state_changed = state_changed or kind in _STATE_EVENTS
+        if state_changed:
+            self._publish_state()
+
+    def _drain(self, name: str) -> None:
+        with self._sessions_lock:
+            session = self._sessions.get(name)
+        if session is None:
+            return
+        for line in session.outbox.take():
+            if self.connected.is_set():
+                self._publish(self.topic(f"reply/{name}"), line[:-1])
+            else:
+                self.dropped += 1
+
+    def _publish_retained(self) -> None:
+        """After every (re)connect: everything a newcomer to the broker should find."""
+        s = self.settings
+        self._publish(self.topic("status"), b"online", retain=True, qos=1)
+        info = {"board": s.board_id, "version": __version__, "web": s.web_url, "protocol": 1}
+        self._publish(self.topic("info"), _json(info), retain=True, qos=1)
+        self._publish_state()
+        self._publish_periodic()
+        if s.discovery:
+            from kiothi_board.api.mqtt_discovery import discovery_messages
+
+            for topic, payload in discovery_messages(s):
+                self._publish(topic, payload, retain=True, qos=1)
+
+    def _publish_state(self) -> None:
+        doc = {"seq": self._dispatcher.seq, "state": self._state()}
+        self._publish(self.topic("state"), _json(doc), retain=True, qos=1)
+
+    def _publish_periodic(self) -> None:
+        self._next_periodic = self._clock.now() + self.settings.periodic
+        self._publish(self.topic("health"), _json(self._dispatcher.health()), retain=True)
+        if self._stats is not None:
+            self._publish(self.topic("stats"), _json(self._stats()), retain=True)
+
+    def _publish(self, topic: str, payload: bytes, *, retain: bool = False, qos: int = 0) -> None:
+        info = self._client.publish(topic, payload, qos=qos, retain=retain)
+        if getattr(info, "rc", 0) == 0:
+            self.published += 1
+        else:
+            self.dropped += 1
+
+
+def _json(doc: Any) -> bytes:
+    return json.dumps(doc, separators=(",", ":")).encode()
+
+
+def _redacted(url: str) -> str:
+    """The broker URL without a password, for logs and health."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    netloc = f"{parts.username}:***@{parts.hostname}" + (f":{parts.port}" if parts.port else "")
+    return parts._replace(netloc=netloc).geturl()
+
+
+def _paho_client(s: MqttSettings) -> Any:
+    """A paho-mqtt 2 client for `s` (imported lazily: MQTT is optional)."""
+    try:
+        import paho.mqtt.client as mqtt
+        from paho.mqtt.enums import CallbackAPIVersion
+    except ImportError as exc:
+        raise ConfigError(
+            "mqtt.url is set but paho-mqtt is not installed (pip install 'kiothi-board[mqtt]')"
+        ) from exc
+    client = mqtt.Client(
+        CallbackAPIVersion.VERSION2, client_id=f"kiothi-board-{s.board_id}", clean_session=True
+    )
+    # Bounded: paho keeps unsent QoS 1 messages in memory while the broker is away.
+    client.max_queued_messages_set(s.queue_size)
+    user = s.username or urlsplit(s.url).username
+    password = s.password or urlsplit(s.url).password
+    if user:
+        client.username_pw_set(user, password)
+    _host, _port, tls = parse_broker_url(s.url)
+    if tls or s.tls_ca:
+        client.tls_set(ca_certs=s.tls_ca)
+    return client

@@ -1,0 +1,260 @@
+"""The fleet hub: what the broker says about every board, kept as one table.
+
+It subscribes to `<prefix>/+/#` and folds each board's retained topics (`status`, `info`,
+`state`, `health`, `stats`) and its `events` into a `BoardView`. Listeners (the dashboard's
+WebSocket clients) get every change as a small JSON-able update. Alerts are derived, never
+stored: offline, an input fault, the co-processor link down, a hot CPU, a silent board.
+
+Staff actions go back to a board as request lines on `<prefix>/<board>/cmd/<client>`; the
+hub sends `auth` with the fleet token first when it has one (else the boards must trust the
+broker's ACL for the dashboard's user). paho-mqtt is imported lazily.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import logging
+import threading
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlsplit
+
+from kiothi_board.api.mqtt import BOARD_ID, parse_broker_url
+from kiothi_board.hardware.protocols import Clock
+from kiothi_board.listeners import Listeners
+
+__all__ = ["HOT_CELSIUS", "BoardView", "FleetHub"]
+
+log = logging.getLogger(__name__)
+
+HOT_CELSIUS = 75.0
+"""A Pi throttles at 80 °C; warn the staff a little before."""
+
+_RETAINED = ("status", "info", "state", "health", "stats")
+
+
+@dataclass
+class BoardView:
+    """What the dashboard knows of one board."""
+
+    board: str
+    status: str = "unknown"
+    info: dict[str, Any] = field(default_factory=dict)
+    state: dict[str, Any] = field(default_factory=dict)
+    health: dict[str, Any] = field(default_factory=dict)
+    stats: dict[str, Any] = field(default_factory=dict)
+    events: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=20))
+    seen: float = 0.0
+    changes: int = 0
+
+    def alerts(self, now: float, silent_after: float) -> list[str]:
+        """Why the staff should look at this board now (empty: all is well)."""
+        out: list[str] = []
+        if self.status == "offline":
+            out.append("offline")
+        elif self.status == "online" and self.seen and now - self.seen > silent_after:
+            out.append("silent")
+        faults = self.health.get("input", {})
+        if isinstance(faults, dict) and faults.get("stuck"):
+            out.append("input fault: " + ", ".join(map(str, faults["stuck"])))
+        link = self.health.get("link")
+        if isinstance(link, dict) and link.get("status") not in (None, "up", "ok"):
+            out.append(f"link {link.get('status')}")
+        temp = _cpu_temp(self.health)
+        if temp is not None and temp >= HOT_CELSIUS:
+            out.append(f"hot CPU {temp:.0f} °C")
+        return out
+
+    def to_json(self, now: float, silent_after: float) -> dict[str, Any]:
+        """The tile's data."""
+        state = self.state.get("state", {}) if isinstance(self.state, dict) else {}
+        return {
+            "board": self.board,
+            "status": self.status,
+            "info": self.info,
+            "state": state,
+            "health": self.health,
+            "stats": self.stats,
+            "events": list(self.events),
+            "alerts": self.alerts(now, silent_after),
+            "age": None if not self.seen else round(now - self.seen, 1),
+        }
+
+
+def _cpu_temp(health: dict[str, Any]) -> float | None:
+    system = health.get("system")
+    if isinstance(system, dict):
+        temp = system.get("cpu_temp_c")
+        if isinstance(temp, int | float) and not isinstance(temp, bool):
+            return float(temp)
+    return None
+
+
+class FleetHub:
+    """Subscribe to a broker and keep every board's view; `start()`, `close()`."""
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        clock: Clock,
+        prefix: str = "kiothi/v1",
+        username: str | None = None,
+        password: str | None = None,
+        tls_ca: str | None = None,
+        board_token: str | None = None,
+        silent_after: float = 120.0,
+        max_boards: int = 500,
+        client_factory: Callable[[], Any] | None = None,
+    ) -> None:
+        """Watch boards under `prefix` on the broker at `url`."""
+        self.url = url
+        self.prefix = prefix
+        self._clock = clock
+        self._user = username or urlsplit(url).username
+        self._password = password or urlsplit(url).password
+        self._tls_ca = tls_ca
+        self._board_token = board_token
+        self.silent_after = silent_after
+        self._max_boards = max_boards
+        self._factory = client_factory
+        self._lock = threading.Lock()
+        self._boards: dict[str, BoardView] = {}
+        self.listeners: Listeners[dict[str, Any]] = Listeners("fleet")
+        self.connected = threading.Event()
+        self._client: Any = None
+        self._ids = itertools.count(1)
+        self._client_name = "fleet"
+        self.messages = 0
+        self.ignored = 0
+
+    # ------------------------------------------------------------------ life cycle
+    def start(self) -> FleetHub:
+        """Connect in the background; boards appear as their retained topics arrive."""
+        host, port, tls = parse_broker_url(self.url)
+        client = self._factory() if self._factory else self._paho(tls)
+        client.on_connect = self._on_connect
+        client.on_disconnect = self._on_disconnect
+        client.on_message = self._on_message
+        client.reconnect_delay_set(min_delay=1, max_delay=10)
+        client.connect_async(host, port, keepalive=30)
+        client.loop_start()
+        self._client = client
+        return self
+
+    def _paho(self, tls: bool) -> Any:
+        import secrets
+
+        import paho.mqtt.client as mqtt
+        from paho.mqtt.enums import CallbackAPIVersion
+
+        self._client_name = f"fleet-{secrets.token_hex(4)}"
+        client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"kiothi-{self._client_name}")
+        if self._user:
+            client.username_pw_set(self._user, self._password)
+        if tls or self._tls_ca:
+            client.tls_set(ca_certs=self._tls_ca)
+        return client
+
+    def close(self) -> None:
+        """Disconnect; idempotent."""
+        client, self._client = self._client, None
+        if client is not None:
+            client.disconnect()
+            client.loop_stop()
+
+    # ------------------------------------------------------------------ reading
+    def boards(self) -> list[dict[str, Any]]:
+        """Every board's tile data, by name."""
+        now = self._clock.now()
+        with self._lock:
+            return [self._boards[b].to_json(now, self.silent_after) for b in sorted(self._boards)]
+
+    def board(self, name: str) -> dict[str, Any] | None:
+        """One board's data, or None."""
+        with self._lock:
+            view = self._boards.get(name)
+            return None if view is None else view.to_json(self._clock.now(), self.silent_after)
+
+    def _on_connect(self, client: Any, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
+        if getattr(reason, "is_failure", False):
+            log.warning("fleet: broker refused the connection: %s", reason)
+            return
+        client.subscribe(f"{self.prefix}/+/#", qos=1)
+        self.connected.set()
+        self.listeners.emit({"type": "boards", "boards": self.boards(), "broker": True})
+        log.info("fleet: watching %s/+/# on %s", self.prefix, self.url.split("@")[-1])
+
+    def _on_disconnect(self, *args: Any) -> None:
+        """Without the broker nothing is known: every board is `unknown` until it speaks."""
+        if not self.connected.is_set():
+            return
+        self.connected.clear()
+        log.warning("fleet: lost the broker; reconnecting")
+        with self._lock:
+            for view in self._boards.values():
+                view.status = "unknown"
+        self.listeners.emit({"type": "boards", "boards": self.boards(), "broker": False})
+
+    def _on_message(self, client: Any, userdata: Any, message: Any) -> None:
+        rest = message.topic[len(self.prefix) + 1 :].split("/", 1)
+        if not message.topic.startswith(self.prefix + "/") or len(rest) != 2:
+            self.ignored += 1
+            return
+        board, topic = rest
+        if not BOARD_ID.match(board) or not (topic in _RETAINED or topic == "events"):
+            self.ignored += 1  # cmd/ and reply/ traffic, or a stranger's topics
+            return
+        update = self._fold(board, topic, bytes(message.payload))
+        if update is not None:
+            self.messages += 1
+            self.listeners.emit(update)
+
+    def _fold(self, board: str, topic: str, payload: bytes) -> dict[str, Any] | None:
+        """Fold one message into the board's view; the update to push, or None."""
+        if topic == "status":
+            value: Any = payload.decode("utf-8", "replace")[:32]
+        else:
+            try:
+                value = json.loads(payload) if payload else {}
+            except ValueError:
+                self.ignored += 1
+                return None
+            if not isinstance(value, dict):
+                self.ignored += 1
+                return None
+        now = self._clock.now()
+        with self._lock:
+            view = self._boards.get(board)
+            if view is None:
+                if len(self._boards) >= self._max_boards:
+                    self.ignored += 1
+                    return None
+                view = self._boards[board] = BoardView(board)
+            if topic == "events":
+                view.events.append(value)
+            else:
+                setattr(view, topic, value)
+            view.seen = now
+            view.changes += 1
+            return {"type": "board", "board": view.to_json(now, self.silent_after)}
+
+    # ------------------------------------------------------------------ staff actions
+    def command(self, board: str, cmd: str, args: dict[str, Any]) -> None:
+        """Send one request to `board` (authenticated with the fleet token when set)."""
+        if not BOARD_ID.match(board):
+            raise ValueError(f"bad board name {board!r}")
+        if self._client is None:
+            raise RuntimeError("the fleet hub is not connected")
+        topic = f"{self.prefix}/{board}/cmd/{self._client_name}"
+        lines = []
+        if self._board_token:
+            lines.append(
+                {"id": next(self._ids), "cmd": "auth", "args": {"token": self._board_token}}
+            )
+        lines.append({"id": next(self._ids), "cmd": cmd, "args": args})
+        for line in lines:
+            self._client.publish(topic, json.dumps(line, separators=(",", ":")), qos=1)

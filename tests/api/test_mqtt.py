@@ -1,0 +1,135 @@
+"""The MQTT adapter against the machine's real broker (127.0.0.1:1883), in-process daemon."""
+
+from __future__ import annotations
+
+import json
+import queue
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import paho.mqtt.client as mqtt
+import pytest
+from paho.mqtt.enums import CallbackAPIVersion
+
+from kiothi_board.api.mqtt import MqttSettings, parse_broker_url
+from kiothi_board.api.mqtt_discovery import discovery_messages
+from kiothi_board.config import validate
+from kiothi_board.daemon import Daemon
+from kiothi_board.errors import ConfigError
+
+BROKER = "mqtt://127.0.0.1:1883"
+
+
+class Watcher:
+    """A plain paho client that records what it sees on a topic filter."""
+
+    def __init__(self, topics: str) -> None:
+        self.messages: queue.Queue[tuple[str, bytes, bool]] = queue.Queue()
+        self.client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"w-{uuid.uuid4().hex}")
+        self.client.on_message = lambda c, u, m: self.messages.put((m.topic, m.payload, m.retain))
+        subscribed = queue.Queue[int]()
+        self.client.on_subscribe = lambda *a: subscribed.put(1)
+        self.client.on_connect = lambda c, *a: c.subscribe(topics, qos=1)
+        self.client.connect("127.0.0.1", 1883, keepalive=10)
+        self.client.loop_start()
+        subscribed.get(timeout=5)
+
+    def wait(self, topic: str, pred: Any = lambda p: True, timeout: float = 10.0) -> bytes:
+        import time
+
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise AssertionError(f"nothing on {topic} matched in {timeout} s")
+            try:
+                got, payload, _ = self.messages.get(timeout=left)
+            except queue.Empty:
+                continue
+            if got == topic and pred(payload):
+                return payload
+
+    def close(self) -> None:
+        self.client.loop_stop()
+        self.client.disconnect()
+
+
+@pytest.fixture
+def board(tmp_path: Path) -> Iterator[tuple[Daemon, str]]:
+    prefix = f"kiothi-test-{uuid.uuid4().hex[:8]}/v1"
+    cfg = validate(
+        {
+            "game": {"mode": "two"},
+            "api": {"tcp_port": 0, "web_port": 0},
+            "mqtt": {"url": BROKER, "board_id": "b1", "prefix": prefix, "periodic_s": 1},
+        }
+    )
+    daemon = Daemon(cfg, sim=True, state_dir=str(tmp_path))
+    yield daemon, f"{prefix}/b1"
+    daemon.close()
+
+
+def test_board_publishes_status_state_and_takes_commands(board: tuple[Daemon, str]) -> None:
+    daemon, base = board
+    w = Watcher(f"{base}/#")
+    try:
+        assert w.wait(f"{base}/status") == b"online"
+        state = json.loads(w.wait(f"{base}/state"))
+        assert state["state"]["stage"] in ("open", "turn")
+        health = json.loads(w.wait(f"{base}/health"))
+        assert health["mqtt"]["status"] == "up"
+        # A spectator may read but not control: the broker alone does not give control.
+        w.client.publish(f"{base}/cmd/t1", json.dumps({"id": 1, "cmd": "new_game", "args": {}}))
+        reply = json.loads(w.wait(f"{base}/reply/t1"))
+        assert reply["ok"] is False and reply["error"]["code"] == "unauthorized"
+        w.client.publish(f"{base}/cmd/t1", json.dumps({"id": 2, "cmd": "state"}))
+        reply = json.loads(w.wait(f"{base}/reply/t1", lambda p: b'"id":2' in p))
+        assert reply["ok"] and reply["result"]["state"]["stage"] in ("open", "turn")
+        w.client.publish(f"{base}/cmd/t1", b"{not json")
+        bad = json.loads(w.wait(f"{base}/reply/t1", lambda p: b"parse_error" in p))
+        assert bad["ok"] is False
+        daemon.controller.press(5)  # S6: lift for the opening; an event reaches the broker
+        w.wait(f"{base}/events")
+    finally:
+        w.close()
+    daemon.close()
+    w2 = Watcher(f"{base}/status")
+    try:
+        assert w2.wait(f"{base}/status") == b"offline"  # retained goodbye
+    finally:
+        w2.close()
+
+
+def test_broker_url_and_board_id_errors_name_the_key(tmp_path: Path) -> None:
+    assert parse_broker_url("mqtt://h") == ("h", 1883, False)
+    assert parse_broker_url("mqtts://h:9") == ("h", 9, True)
+    with pytest.raises(ConfigError, match=r"mqtt\.url"):
+        parse_broker_url("http://h")
+    with pytest.raises(ConfigError, match=r"mqtt\.board_id"):
+        cfg = validate(
+            {"mqtt": {"url": BROKER, "board_id": "a/b"}, "api": {"tcp_port": 0, "web_port": 0}}
+        )
+        Daemon(cfg, sim=True, state_dir=str(tmp_path))
+
+
+def test_home_assistant_discovery_follows_the_conventions() -> None:
+    msgs = dict(discovery_messages(MqttSettings(url=BROKER, board_id="hall-2")))
+    button = json.loads(msgs["homeassistant/button/kiothi_hall_2/new_game/config"])
+    assert button["command_topic"] == "kiothi/v1/hall-2/cmd/homeassistant"
+    assert json.loads(button["payload_press"])["cmd"] == "new_game"
+    sensor = json.loads(msgs["homeassistant/sensor/kiothi_hall_2/cpu_temperature/config"])
+    assert sensor["availability_topic"] == "kiothi/v1/hall-2/status"
+    assert sensor["device"]["identifiers"] == ["kiothi_hall_2"]
+    assert all(json.loads(p)["unique_id"].startswith("kiothi_hall_2_") for p in msgs.values())
+
+
+def test_the_access_policy_decides_the_mqtt_door() -> None:
+    from kiothi_board.api.access import AccessPolicy
+    from kiothi_board.hardware.clock import FakeClock
+
+    assert AccessPolicy(clock=FakeClock(), addresses=()).initial_role("mqtt", None) == "spectator"
+    trusting = AccessPolicy(clock=FakeClock(), addresses=(), trust_broker=True)
+    assert trusting.initial_role("mqtt", None) == "control"
+    assert trusting.initial_role("tcp", "127.0.0.1") == "spectator"  # only the broker's door
