@@ -396,7 +396,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         from kiothi_board.sim import SimKeys, TerminalView, no_terminal_notice, render_board
 
         if not TerminalView.available():
-            print(no_terminal_notice(daemon.web_url), file=sys.stderr, flush=True)
+            print(no_terminal_notice(play_url), file=sys.stderr, flush=True)
         else:
             keys = SimKeys()
             view = TerminalView(lambda key: _sim_keys(daemon, keys, key))
