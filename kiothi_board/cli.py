@@ -144,6 +144,7 @@ _BENCH_HELP = {
     "ai": "search speed and the AI's think time per level",
     "guide": "press-to-frame latency of the controller and the LED guide",
     "api": "request and event latency over TCP and WebSocket",
+    "fleet": "the fleet adapter's throughput",
 }
 
 
@@ -206,8 +207,8 @@ def bench_main(argv: Sequence[str]) -> int:
     usage = f"usage: kiothi-board bench {{{','.join(_BENCHES)}}} [options]"
     if argv and argv[0] in ("-h", "--help"):
         print(f"{usage}\n\nRun a benchmark and print its figures.\n")
-        for name, text in _BENCH_HELP.items():
-            print(f"  {name:8} {text}")
+        for name in _BENCHES:
+            print(f"  {name:8} {_BENCH_HELP.get(name, '')}")
         print("\n`kiothi-board bench WHAT --help` lists the options of one benchmark.")
         return 0
     if not argv or argv[0] not in _BENCHES:

@@ -22,7 +22,7 @@ RUN = [sys.executable, "-m", "kiothi_board", "run", "--sim"]
 def test_bench_help_prints_help_and_exits_0(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["bench", "--help"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("usage: kiothi-board bench {rules,ai,guide,api}")
+    assert out.startswith("usage: kiothi-board bench {rules,ai,guide,api")
     assert "press-to-frame latency" in out
     assert main(["bench", "nope"]) == 2
     assert "unknown benchmark 'nope'" in capsys.readouterr().err

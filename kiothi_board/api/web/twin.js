@@ -185,6 +185,9 @@ function describe(action) {
 }
 
 function renderMoves(actions) {
+  const key = actions.join(" ");
+  if (renderMoves.last === key) return; // redraw only when the list changed
+  renderMoves.last = key;
   const moves = $("moves");
   const items = actions.map((a, k) => {
     const side = k % 2 === 0 ? "S" : "N";
