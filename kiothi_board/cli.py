@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Callable, Sequence
 
@@ -138,6 +139,13 @@ _BENCHES: dict[str, Command] = {
     "api": _bench_api,
     "fleet": _bench_fleet,
 }
+_BENCH_HELP = {
+    "rules": "sowing and move generation speed (moves a second)",
+    "ai": "search speed and the AI's think time per level",
+    "guide": "press-to-frame latency of the controller and the LED guide",
+    "api": "request and event latency over TCP and WebSocket",
+    "fleet": "the fleet adapter's throughput",
+}
 
 
 def replay_main(argv: Sequence[str]) -> int:
@@ -196,15 +204,33 @@ def replay_main(argv: Sequence[str]) -> int:
 
 def bench_main(argv: Sequence[str]) -> int:
     """`kiothi-board bench WHAT`: run a benchmark and print its figures."""
+    usage = f"usage: kiothi-board bench {{{','.join(_BENCHES)}}} [options]"
+    if argv and argv[0] in ("-h", "--help"):
+        print(f"{usage}\n\nRun a benchmark and print its figures.\n")
+        for name in _BENCHES:
+            print(f"  {name:8} {_BENCH_HELP.get(name, '')}")
+        print("\n`kiothi-board bench WHAT --help` lists the options of one benchmark.")
+        return 0
     if not argv or argv[0] not in _BENCHES:
-        print(f"usage: kiothi-board bench {{{','.join(_BENCHES)}}} [options]", file=sys.stderr)
+        got = f"unknown benchmark {argv[0]!r}; " if argv else ""
+        print(f"{usage}\nkiothi-board bench: {got}try --help", file=sys.stderr)
         return 2
     return int(_BENCHES[argv[0]](list(argv[1:])) or 0)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the `kiothi-board` console script."""
-    args = list(sys.argv[1:] if argv is None else argv)
+    try:
+        return _main(list(sys.argv[1:] if argv is None else argv))
+    except BrokenPipeError:
+        # The reader went away (`kiothi-board replay --text … | head`): that is no error.
+        # Point stdout at /dev/null so the interpreter's final flush does not fail again.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
+
+
+def _main(args: list[str]) -> int:
     commands = {
         "replay": "print every position of a game record",
         "bench": f"benchmarks: {', '.join(_BENCHES)}",

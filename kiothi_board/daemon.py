@@ -34,9 +34,11 @@ from kiothi_board.hardware.protocols import Clock, PixelSink
 from kiothi_board.players import AIFactory
 from kiothi_board.rules import parse_pit
 from kiothi_board.sdnotify import Notifier
+from kiothi_board.startup import open_game
 
 if TYPE_CHECKING:
     from kiothi_board.api.server import ApiServer
+    from kiothi_board.sim import SimKeys
 
 log = logging.getLogger("kiothi_board.daemon")
 
@@ -157,8 +159,16 @@ class Daemon:
             if self.link is not None:
                 self.exhibition.watch_link(self.link)
             handler = self.exhibition.director.handle_event
-        elif self.controller.state()["stage"] == "none":
-            self.new_game_from_config()
+        else:
+            game = self.config["game"]
+            open_game(
+                self.controller,
+                self.store,
+                tutorial_fits=(game["mode"], game["pace"], str(game["variant"]))
+                == ("ai", "step", ""),
+                autoplay=self.autoplay is not None,
+                new_game=self.new_game_from_config,
+            )
         self.inputs.start(handler)
         if self.fake is not None:
             # The simulated visitors' hands, beside whatever real inputs there are.
@@ -362,28 +372,28 @@ class Daemon:
         self.close()
 
 
-def _sim_keys(daemon: Daemon, key: str) -> None:
+def _sim_keys(daemon: Daemon, keys: SimKeys, key: str) -> None:
     """Turn a terminal key into a press, a hold or a command (the simulator's board)."""
-    from kiothi_board.sim import COMMANDS, HOLD_TO_PIT, KEY_TO_PIT
-
     inputs = daemon.inputs
     controller = daemon.controller
+    if key == "\x03":
+        daemon.stop()
+        return
+    action = keys.feed(key)
+    keys.said = None
     try:
-        if key == "\x03":
-            daemon.stop()
-        elif key in KEY_TO_PIT and isinstance(inputs, FakePitInput):
-            inputs.tap(KEY_TO_PIT[key])
-        elif key in HOLD_TO_PIT and isinstance(inputs, FakePitInput):
-            inputs.hold(HOLD_TO_PIT[key], daemon.config["board"]["hold_s"] + 0.1)
-        elif key in COMMANDS:
-            command = COMMANDS[key]
-            if command == "new":
+        match action:
+            case ("tap", int(pit)) if isinstance(inputs, FakePitInput):
+                inputs.tap(pit)
+            case ("hold", int(pit)) if isinstance(inputs, FakePitInput):
+                inputs.hold(pit, daemon.config["board"]["hold_s"] + 0.1)
+            case ("command", "new"):
                 daemon.new_game_from_config()
-            elif command != "help":
+            case ("command", str(command)):
                 controller.run(command)  # the session's command table, as gestures use
     except KiothiError as exc:
-        controller_state = controller.state()
-        log.info("key %r: %s (stage %s)", key, exc, controller_state["stage"])
+        keys.said = str(exc)  # shown under the board, in words
+        log.info("key %r: %s (stage %s)", key, exc, controller.state()["stage"])
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -466,10 +476,13 @@ def main(argv: Sequence[str] | None = None) -> int:
                 file=sys.stderr,
             )
     if daemon.simulated and not args.no_terminal:
-        from kiothi_board.sim import TerminalView, render_board
+        from kiothi_board.sim import SimKeys, TerminalView, no_terminal_notice, render_board
 
-        if TerminalView.available():
-            view = TerminalView(lambda key: _sim_keys(daemon, key))
+        if not TerminalView.available():
+            print(no_terminal_notice(play_url), file=sys.stderr, flush=True)
+        else:
+            keys = SimKeys()
+            view = TerminalView(lambda key: _sim_keys(daemon, keys, key))
             view.start()
             terminal = view
 
@@ -477,6 +490,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 frame = daemon.controller.frame()
                 state = daemon.controller.state()
                 state["url"] = play_url
+                state["said"] = keys.prompt or keys.said or state.get("said")
                 terminal.draw(render_board(frame, state))
 
     if args.trace:

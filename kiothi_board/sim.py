@@ -35,11 +35,12 @@ COMMANDS = {
     "n": "new",
     " ": "pause",
     "v": "walk",
+    "g": "tutorial",
     "?": "help",
 }
 HELP = (
     "keys: 1…0 = S1…S10, q…p = N10…N1, shifted = hold · h hint · z undo · c check · "
-    "a agree · x resign · n new game · space pause · v walk · Ctrl-C quit"
+    "a agree · x resign · n new game · g tutorial · space pause · v walk · Ctrl-C quit"
 )
 
 
@@ -67,10 +68,14 @@ def render_board(frame: Sequence[Sequence[RGB]], state: dict[str, Any]) -> str:
     expect = state.get("expect")
     width = (len(frame[0]) + 1) // 2 if frame else 8
 
+    restore = state.get("restore") or {}
+    pending = set(restore.get("pending", ()))
+
     def label(pit: int) -> str:
         name = pit_name(pit)
         mark = "▶" if name == expect else " "
-        text = f"{mark}{name}:{board[pit]}"
+        # In a restore the label is the ring's target; `*` marks a pit that must change.
+        text = f"{mark}{name}:{board[pit]}{'*' if name in pending else ''}"
         return text.ljust(width)[:width] if len(text) <= width else text[:width]
 
     north = list(range(19, 9, -1))
@@ -84,24 +89,66 @@ def render_board(frame: Sequence[Sequence[RGB]], state: dict[str, Any]) -> str:
         lines.append("  ".join(label(p) for p in row))
     pos = state.get("position") or {}
     captured = pos.get("captured", [0, 0])
-    status = [
-        f"game {state.get('game_id')} · stage {state.get('stage')} · "
-        f"to move {pos.get('to_move', '-')} · captured S {captured[0]} – N {captured[1]}",
-    ]
-    guide = state.get("guide")
-    if guide:
+    status = [f"\x1b[1m{state.get('instruction') or ''}\x1b[0m"]
+    if state.get("said"):
+        status.append(f"\x1b[38;2;255;140;140m{state['said']}\x1b[0m")
+    if state.get("stage") not in (None, "none"):
         status.append(
-            f"guide: step {guide['index'] + 1}/{guide['steps']} {guide['kind']} "
-            f"{guide['pit'] or ''} · hand {guide.get('hand', '')}"
+            f"game {state.get('game_id')} · to move {pos.get('to_move', '-')} · "
+            f"captured S {captured[0]} – N {captured[1]}"
         )
-    if state.get("thinking"):
-        status.append("the AI is thinking…")
-    if state.get("result"):
-        res = state["result"]
-        status.append(f"game over: {res.get('winner') or 'draw'} {res['captured']} ({res['end']})")
     if state.get("url"):
         status.append(f"web twin: {state['url']}")
     return "\n".join([*lines, "", *status, HELP])
+
+
+ASK_NEW = (
+    "Start a new game? Press y to confirm (this game is stored as abandoned); "
+    "any other key keeps playing."
+)
+
+Action = tuple[str, int | str]
+"""("tap", pit), ("hold", pit) or ("command", name)."""
+
+
+class SimKeys:
+    """Terminal keys to board actions; `n` asks for a `y` first, so no game is lost by a slip."""
+
+    def __init__(self) -> None:
+        """No question pending, nothing said."""
+        self.prompt: str | None = None
+        self.said: str | None = None  # why the last key's command failed, in words
+
+    def feed(self, key: str) -> Action | None:
+        """The action a key asks for (None: nothing, or a question was asked or answered)."""
+        if self.prompt is not None:
+            self.prompt = None
+            return ("command", "new") if key in ("y", "Y") else None
+        if key in KEY_TO_PIT:
+            return ("tap", KEY_TO_PIT[key])
+        if key in HOLD_TO_PIT:
+            return ("hold", HOLD_TO_PIT[key])
+        command = COMMANDS.get(key)
+        if command == "new":
+            self.prompt = ASK_NEW
+            return None
+        if command is None or command == "help":
+            return None
+        return ("command", command)
+
+
+def no_terminal_notice(url: str | None) -> str:
+    """What the simulator says when its input or output is not a terminal (`… | tee log`)."""
+    where = (
+        f"play on the web twin at {url}"
+        if url
+        else "the web twin is off too (api.web_port = -1): play through the API"
+    )
+    return (
+        "kiothi-board: the simulator's input or output is not a terminal, so it draws no "
+        f"board here and reads no keys; {where}, or run it in a terminal "
+        "(--no-terminal silences this)."
+    )
 
 
 class TerminalView:

@@ -169,6 +169,19 @@ common = {
                 "result": {"$ref": "#/$defs/result"},
                 "ended": {"enum": [None, "resign", "agreement"]},
                 "ai_to_move": {"type": "boolean"},
+                "instruction": {"type": "string"},
+                "said": {"type": ["string", "null"]},
+                "tutorial": {"enum": [None, "opening", "their-opening", "move", "play-on", "done"]},
+                "restore": {
+                    "type": ["object", "null"],
+                    "required": ["purpose", "target", "changes", "pending"],
+                    "properties": {
+                        "purpose": {"enum": ["undo", "long-move", "restore", "reset"]},
+                        "target": {"$ref": "#/$defs/counts"},
+                        "changes": {"type": "object"},
+                        "pending": {"type": "array", "items": {"$ref": "#/$defs/pit"}},
+                    },
+                },
             },
         },
         "capture": {
@@ -414,7 +427,7 @@ cmds = {
         {"type": "object", "required": ["game_id"], "properties": {"game_id": {"type": "integer"}}},
     ),
     "press": (
-        args({"pit": ref("pit_in")}, ["pit"]),
+        args({"pit": ref("pit_in"), "hold": {"type": ["boolean", "null"]}}, ["pit"]),
         {"type": "object", "required": ["pit"], "properties": {"pit": ref("pit")}},
     ),
     "move": (
@@ -424,6 +437,10 @@ cmds = {
     "opening": (
         args({"action": {"type": "string", "minLength": 1, "maxLength": 400}}, ["action"]),
         {"type": "object", "required": ["action"], "properties": {"action": {"type": "string"}}},
+    ),
+    "tutorial": (
+        args({}),
+        {"type": "object", "required": ["game_id"], "properties": {"game_id": {"type": "integer"}}},
     ),
     "undo": (args({}), {"type": "object", "maxProperties": 0}),
     "hint": (args({}), {"type": "object", "maxProperties": 0}),
@@ -543,6 +560,7 @@ events = {
                 },
             },
             "check": {"type": "boolean"},
+            "text": {"type": "string"},
         },
         ["stage", "step", "check"],
     ),
@@ -594,6 +612,7 @@ events = {
             "pit": ref("pit"),
             "reason": {"enum": ["not expected", "endless"]},
             "expect": {"oneOf": [ref("pit"), {"type": "null"}]},
+            "message": {"type": "string"},
         },
         ["pit", "reason"],
     ),

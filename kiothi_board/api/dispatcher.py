@@ -85,6 +85,7 @@ DEFAULT_TOPICS: frozenset[str] = frozenset(TOPICS) - {"frame"}
 CONTROL_COMMANDS: frozenset[str] = frozenset(
     {
         "new_game",
+        "tutorial",
         "press",
         "move",
         "opening",
@@ -617,9 +618,14 @@ class Dispatcher:
 
     def _press(self, session: Session, a: Args) -> dict[str, Any]:
         pit = a.pit("pit")
+        hold = a.opt_bool("hold")
         a.done()
-        self.service.press(pit)
+        self.service.press(pit, hold=bool(hold))
         return {"pit": pit_name(pit)}
+
+    def _tutorial(self, session: Session, a: Args) -> dict[str, Any]:
+        a.done()
+        return {"game_id": self.service.tutorial()}
 
     def _move(self, session: Session, a: Args) -> dict[str, Any]:
         pit = a.pit("pit")
@@ -681,6 +687,7 @@ _HANDLERS: dict[str, Callable[[Dispatcher, Session, Args], dict[str, Any]]] = {
     "health": Dispatcher._health_cmd,
     "new_game": Dispatcher._new_game,
     "press": Dispatcher._press,
+    "tutorial": Dispatcher._tutorial,
     "move": Dispatcher._move,
     "opening": Dispatcher._opening,
     "undo": Dispatcher._undo,

@@ -43,8 +43,12 @@ class BoardService(Protocol):
         """Start a game; its id."""
         ...
 
-    def press(self, pit: int) -> None:
-        """A tap on a pit (press and release)."""
+    def press(self, pit: int, *, hold: bool = False) -> None:
+        """A tap on a pit (press and release); `hold`: a long press."""
+        ...
+
+    def tutorial(self) -> int:
+        """Start the first-game tutorial; its id."""
         ...
 
     def move(self, pit: int) -> None:

@@ -18,6 +18,7 @@ from kiothi_board.controller.events import (
     Abandon,
     Advance,
     Agree,
+    Complete,
     OpenEnd,
     OpenGuided,
     OpenLift,
@@ -175,6 +176,12 @@ def _tap(s: Session, pit: int) -> None:
                 s.wrong(pit)
         else:
             s.commit(OpenPlace(pit))
+    elif game.stage == "set" and not s.settings.auto:
+        # Setting the board: a tap ticks a changing pit off (again: unticks); a hold confirms.
+        changed = {p for p in range(20) if game.steps[0].board[p] != game.steps[-1].board[p]}
+        if pit in changed:
+            s.ticks = s.ticks ^ {pit}
+            s.tell(Changed())
     else:
         step = game.step
         assert step is not None
@@ -196,9 +203,15 @@ def _hold(s: Session, pit: int) -> None:
     """A long press: a new game when idle or over, else pass, walk or hint by stage."""
     game = s.game
     if game is None or game.stage == "over":
-        s.run("new")
+        first = game is None and s.game_id is None and not s.store.list_games(1)
+        s.run("tutorial" if first and "tutorial" in s.commands else "new")
     elif s.check is not None:
         return
+    elif game.stage == "set" and not s.settings.auto:
+        if game.target is None and game.trace is not None and pit == game.trace.pit:
+            s.commit(Walk())  # a long move: holding the pit it was played from walks it
+        else:
+            s.commit(Complete())  # one gesture confirms the whole board
     elif game.stage == "open" and not s.settings.is_ai(game.mover):
         s.commit(OpenEnd())  # R3: pass (or, under V1, one lift only)
     elif game.stage == "set" and game.target is None:

@@ -17,6 +17,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
+from kiothi_board.controller.coach import Coach
 from kiothi_board.controller.commands import NewGame
 from kiothi_board.controller.game import DEFAULT_LONG_MOVE_LAPS, Mode, Pace
 from kiothi_board.controller.gestures import CHORDS, CONTROLS, Command, Gestures
@@ -94,7 +95,10 @@ class Controller:
             flow_seconds=flow_seconds,
             over_seconds=over_seconds,
         )
+        # The coach hears each notice before the presenter, so a lesson is never a step late.
+        self.coach = Coach(self.session, level=int(self._defaults["level"]))
         self.presenter = Presenter(self.session, sink, palette)
+        self.presenter.tutorial = lambda: self.coach.active
         self.session.notices.add(self._on_notice)
         self._closed = False
         if resume:
@@ -154,12 +158,19 @@ class Controller:
         """
         return int(self.run("new_game", NewGame(mode, sides, level, pace, variant, long_move_laps)))
 
-    def press(self, pit: int | str) -> None:
-        """A tap on a pit, as if pressed and released on the board."""
+    def press(self, pit: int | str, *, hold: bool = False) -> None:
+        """A tap on a pit, as if pressed and released on the board (`hold`: a long press)."""
         index = parse_pit(pit) if isinstance(pit, str) else pit
         now = self.session.clock.now()
         self.handle_event(InputEvent("pressed", index, now))
+        if hold:
+            seconds = self.gestures.hold_seconds
+            self.handle_event(InputEvent("held", index, now + seconds, seconds))
         self.handle_event(InputEvent("released", index, now))
+
+    def tutorial(self) -> int:
+        """Start the first-game tutorial (an opening and a relay move, guided); its id."""
+        return int(self.run("tutorial"))
 
     def move(self, pit: int | str) -> None:
         """Choose a sowing move for the human to move (as the API does); guided like a press."""
@@ -224,6 +235,7 @@ class Controller:
             if self._closed:
                 return
             self.session.tick()
+            self.coach.tick()
             self.presenter.show()
 
     # ------------------------------------------------------------------ views
@@ -236,6 +248,11 @@ class Controller:
         """A JSON-able snapshot for the API (see docs/api.md, `state`)."""
         with self._lock:
             return self.presenter.state()
+
+    def instruction(self) -> str:
+        """The one line that says what to do now (the terminal, the page and the API show it)."""
+        with self._lock:
+            return self.presenter.instruction()
 
     def view(self) -> View:
         """The guide view the board shows now (without transient overlays)."""

@@ -8,6 +8,7 @@ the API's snapshot.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from kiothi_board.controller.events import Complete, Select
@@ -27,6 +28,7 @@ from kiothi_board.controller.notices import (
 from kiothi_board.controller.session import Session
 from kiothi_board.guide import (
     ERROR_SECONDS,
+    HINT_SECONDS,
     BlankView,
     CheckView,
     Cue,
@@ -41,11 +43,17 @@ from kiothi_board.guide import (
     View,
     render,
 )
+from kiothi_board.guide.instructions import Situation, instruction, wrong_text
+from kiothi_board.guide.restore import Purpose, RestoreView
+from kiothi_board.guide.tutorial import Tutorial, tutorial_line
 from kiothi_board.hardware.protocols import PixelSink
 from kiothi_board.listeners import Listeners
 from kiothi_board.rules import pit_name
 
-__all__ = ["Presenter"]
+__all__ = ["SAY_SECONDS", "Presenter"]
+
+SAY_SECONDS = 6.0
+"""How long a wrong press's reason (or a failed command's message) stays on the screen."""
 
 
 def _name(pit: int | None) -> str | None:
@@ -63,6 +71,8 @@ class Presenter:
         self._renderer = Renderer(palette, sink.leds_per_ring)
         self._overlays: list[Overlay] = []
         self._idle: IdleView | None = None
+        self._said: tuple[str, float] | None = None  # a message and until when it shows
+        self.tutorial: Callable[[], Tutorial | None] = lambda: None  # the coach's part
         self.last_frame: list[Ring] | None = None
         session.notices.add(self.on_notice)
 
@@ -81,11 +91,15 @@ class Presenter:
         now = self.session.clock.now()
         match notice:
             case Inputted(ev):
+                if ev.kind == "pressed":  # a hint lasts until the next press, a message too
+                    self._overlays = [o for o in self._overlays if o.cue != Cue.HINT]
+                    self._said = None
                 self.emit(
                     {"type": "input", "kind": ev.kind, "pit": _name(ev.pit), "control": ev.control}
                 )
             case Started(gid, settings):
                 self._overlays = []
+                self._said = None
                 self.emit({"type": "new_game", "id": gid, **settings.to_json()})
                 game = self.session.game
                 if game is not None and self.listeners:
@@ -111,19 +125,24 @@ class Presenter:
                 self._overlays = [o for o in self._overlays if o.pit != pit or o.cue == Cue.HINT]
                 self._overlays.append(Overlay(pit, cue, now, now + ERROR_SECONDS))
                 reason = "endless" if endless else "not expected"
+                message = wrong_text(self.view(), pit, ai=self._ai(), endless=endless)
+                self._said = (message, now + SAY_SECONDS)
                 self.emit(
                     {
                         "type": "wrong",
                         "pit": pit_name(pit),
                         "reason": reason,
                         "expect": _name(expect),
+                        "message": message,
                     }
                 )
             case HintReady(pit):
-                self._overlays.append(Overlay(pit, Cue.HINT, now))
+                self._overlays = [o for o in self._overlays if o.cue != Cue.HINT]
+                self._overlays.append(Overlay(pit, Cue.HINT, now, now + HINT_SECONDS))
                 self.emit({"type": "hint", "pit": pit_name(pit)})
                 self._guide()
             case Problem(message):
+                self._said = (message, now + SAY_SECONDS)
                 self.emit({"type": "error", "message": message})
 
     def _applied(self, event: Any, old: Any, new: Any) -> None:
@@ -162,6 +181,7 @@ class Presenter:
                 if game is None or step is None
                 else {**step.to_json(), "index": game.index},
                 "check": s.check is not None,
+                "text": self.instruction(),
             }
         )
 
@@ -177,6 +197,11 @@ class Presenter:
         if game.stage == "over":
             assert game.result is not None
             return OverView(game.result)
+        if game.stage == "set" and not s.settings.auto and game.steps:
+            # The whole board at once: targets on every ring, one hold confirms it.
+            purpose: Purpose = "undo" if game.target is not None else "long-move"
+            first, last = game.steps[0].board, game.steps[-1].board
+            return RestoreView(first, last, game.mover, purpose, s.ticks)
         if game.step is not None:
             return StepsView(game.steps, game.index, game.mover, game.trace, s.paused)
         if game.stage == "open" and not s.settings.is_ai(game.mover):
@@ -215,6 +240,27 @@ class Presenter:
                     {"type": "frame", "leds_per_ring": self.sink.leds_per_ring, "frame": frame}
                 )
 
+    # ------------------------------------------------------------------ words
+    def _ai(self) -> bool:
+        s = self.session
+        return s.game is not None and s.settings.is_ai(s.game.mover)
+
+    def instruction(self) -> str:
+        """The one line that says what to do now (guide.instructions), with a lesson if any."""
+        s = self.session
+        now = s.clock.now()
+        hint = next((o.pit for o in self._overlays if o.cue == Cue.HINT and o.until > now), None)
+        view = self.view()
+        line = instruction(Situation(view, self._ai(), s.thinking, s.settings.pace, hint))
+        tutorial = self.tutorial()
+        return line if tutorial is None else tutorial_line(tutorial, view, line)
+
+    def said(self) -> str | None:
+        """Why the last press did nothing (or a command failed), while it shows."""
+        if self._said is None or self._said[1] <= self.session.clock.now():
+            return None
+        return self._said[0]
+
     # ------------------------------------------------------------------ the API snapshot
     def state(self) -> dict[str, Any]:
         """A JSON-able snapshot for the API: settings, stage, position, guide step, check."""
@@ -228,10 +274,15 @@ class Presenter:
             "check": None if s.check is None else sorted(pit_name(p) for p in s.check),
             "paused": s.paused,
             "thinking": s.thinking,
+            "instruction": self.instruction(),
+            "said": self.said(),
+            "tutorial": None if (t := self.tutorial()) is None else t.part,
         }
         if game is None:
             return out
         step = game.step
+        view = self.view()
+        restore = view if isinstance(view, RestoreView) else None
         guide = None
         if step is not None:
             guide = {
@@ -244,7 +295,8 @@ class Presenter:
             }
         out.update(
             position=game.position.to_json(),
-            board=list(expected_board(game)),
+            board=list(expected_board(game) if restore is None else restore.target),
+            restore=None if restore is None else restore.to_json(),
             actions=list(game.actions),
             pending=game.pending,
             guide=guide,

@@ -16,6 +16,7 @@ from typing import Any
 
 from kiothi_board.controller.commands import install
 from kiothi_board.controller.events import (
+    Abandon,
     Advance,
     Complete,
     GameEvent,
@@ -87,6 +88,7 @@ class Session:
         self.seq = 0  # events stored for the current game
         self.settings = Settings()
         self.check: frozenset[int] | None = None  # board check: the pits marked wrong
+        self.ticks: frozenset[int] = frozenset()  # setting the board: pits ticked off as set
         self.paused = False
         self._opponents: dict[Side, Opponent] = {}
         self._thinking: OpponentHandle | None = None
@@ -146,13 +148,16 @@ class Session:
         self._make_opponents()
 
     def begin(self, settings: Settings) -> int:
-        """Start a game with `settings`; its store id."""
+        """Start a game with `settings`; its store id. A game left unfinished is abandoned."""
         self.cancel_thinking()
+        if self.game is not None and self.game.stage != "over":
+            self.commit(Abandon())  # R13: stored as abandoned, not left "unfinished"
         self.settings = settings
         self.game_id = self.store.begin_game(settings.to_json())
         self.seq = 0
         self.game = new_game(settings)
         self.check = None
+        self.ticks = frozenset()
         self.paused = False
         self._marks.clear()
         self._hint = None
@@ -173,6 +178,7 @@ class Session:
         new = apply(game, event)  # raises before anything is stored
         self._append(event)
         self.game = new
+        self.ticks = frozenset()
         self._step_since = self.clock.now()
         if isinstance(event, Select):
             self._hint = None
@@ -236,6 +242,8 @@ class Session:
         game = self.game
         if game is None or self.check is not None:
             return None
+        if game.stage == "set" and not self.settings.auto:
+            return None  # the whole board is set at once: no one pit is asked for
         step = game.step
         return step.pit if step is not None and step.kind != "done" else None
 

@@ -13,6 +13,7 @@ from kiothi_board.guide.raster import LEVELS, Cell, Renderer, Ring
 from kiothi_board.guide.steps import Step, opening_steps, set_steps, sow_steps
 from kiothi_board.guide.views import (
     ERROR_SECONDS,
+    HINT_SECONDS,
     BlankView,
     CheckView,
     IdleView,
@@ -32,6 +33,7 @@ __all__ = [
     "COLOUR_BLIND",
     "DEFAULT",
     "ERROR_SECONDS",
+    "HINT_SECONDS",
     "LEVELS",
     "NIGHT",
     "PALETTES",

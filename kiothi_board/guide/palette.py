@@ -56,6 +56,7 @@ class Cue(IntEnum):
     WRONG = 12  # marked wrong during a board check
     HINT = 13  # the suggested move
     WIN = 14  # the winner's row at game over
+    CHANGE = 15  # a restore: this pit must change to the count its arc shows
 
 
 Mask = tuple[bool, ...]
@@ -75,6 +76,7 @@ _PATTERNS: dict[str, _MaskFn] = {
     "arc1": lambda i, n: i < n // 4,
     "arc3": lambda i, n: i < 3 * n // 4,
     "tip": lambda i, n: i < 2,
+    "cross": lambda i, n: i % (n // 4) == n // 8,
     "none": lambda i, n: False,
 }
 
@@ -149,6 +151,7 @@ _CUES = {
     Cue.WRONG: (255, 0, 80),
     Cue.HINT: (255, 255, 120),
     Cue.WIN: (255, 255, 255),
+    Cue.CHANGE: (255, 255, 255),
 }
 _DEFAULT_PATTERNS = {
     Cue.NONE: "none",
@@ -166,6 +169,7 @@ _DEFAULT_PATTERNS = {
     Cue.WRONG: "full",
     Cue.HINT: "full",
     Cue.WIN: "none",
+    Cue.CHANGE: "cross",
 }
 # Every cue a distinct mask, so cues that share a hue for some viewers still differ.
 _CB_PATTERNS = {
@@ -184,6 +188,7 @@ _CB_PATTERNS = {
     Cue.WRONG: "odd",
     Cue.HINT: "tip",
     Cue.WIN: "none",
+    Cue.CHANGE: "cross",
 }
 # Okabe–Ito colours: distinguishable under the common colour-vision deficiencies.
 _CB_CUES = {

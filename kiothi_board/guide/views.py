@@ -12,11 +12,13 @@ from dataclasses import dataclass, field
 
 from kiothi_board.guide.palette import Cue, Style
 from kiothi_board.guide.raster import LEVELS, Cell, Renderer, Ring
+from kiothi_board.guide.restore import RestoreView, restore_cells
 from kiothi_board.guide.steps import Step, sow_steps
 from kiothi_board.rules import Position, Result, Side, SowTrace
 
 __all__ = [
     "ERROR_SECONDS",
+    "HINT_SECONDS",
     "BlankView",
     "CheckView",
     "IdleView",
@@ -36,6 +38,8 @@ PITS = 20
 ROW = 10
 ERROR_SECONDS = 1.2
 """How long a wrong press flashes."""
+HINT_SECONDS = 6.0
+"""How long a hint shows at most (the next press clears it sooner)."""
 
 
 # ----------------------------------------------------------------------------- timing
@@ -123,7 +127,7 @@ class BlankView:
     """No game: the starting layout glowing faintly, as an invitation to hold a pit."""
 
 
-View = IdleView | StepsView | OpeningView | CheckView | OverView | BlankView
+View = IdleView | StepsView | OpeningView | CheckView | OverView | BlankView | RestoreView
 
 
 def sow_view(position: Position, trace: SowTrace, step: int) -> StepsView:
@@ -269,6 +273,8 @@ def cells(view: View, t: float, overlays: Sequence[Overlay] = ()) -> list[Cell]:
         out = _check(view, t)
     elif isinstance(view, OverView):
         out = _over(view, t)
+    elif isinstance(view, RestoreView):
+        out = restore_cells(view, t)
     else:
         out = _blank(t)
     for ov in overlays:

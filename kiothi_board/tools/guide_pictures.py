@@ -17,6 +17,7 @@ from typing import Any
 
 from kiothi_board.guide.palette import COLOUR_BLIND, DEFAULT, NIGHT, Cue, Palette
 from kiothi_board.guide.raster import Renderer
+from kiothi_board.guide.restore import RestoreView
 from kiothi_board.guide.steps import StepKind, opening_steps, set_steps, sow_steps
 from kiothi_board.guide.views import (
     BlankView,
@@ -32,7 +33,11 @@ from kiothi_board.guide.views import (
 from kiothi_board.hardware.protocols import Frame
 from kiothi_board.rules import Lift, Position, Result, Side, SowTrace, pit_name
 
-__all__ = ["draw_frame", "main", "scenes"]
+__all__ = ["HOWTO", "HOWTO_DIR", "draw_frame", "main", "scenes"]
+
+HOWTO = ("idle", "opening", "drop", "relay", "capture", "over")
+"""The scenes the web twin's How-to-play panel shows (kiothi_board/api/web/howto.html)."""
+HOWTO_DIR = Path(__file__).resolve().parents[1] / "api" / "web" / "howto"
 
 _CELL = 120  # pixels per pit
 _MARGIN = 30
@@ -189,6 +194,14 @@ def scenes() -> list[tuple[str, str, View, float, list[Overlay], Palette]]:
             DEFAULT,
         ),
         (
+            "restore",
+            "Undo: every ring shows its target, pits that change blink (hold a pit to confirm)",
+            RestoreView.of(trace.board_after, pos.board, side, "undo"),
+            0.2,
+            [],
+            DEFAULT,
+        ),
+        (
             "check",
             "Board check: S6 marked wrong blinks",
             CheckView(start.board, Side.S, frozenset({5})),
@@ -240,20 +253,38 @@ def main(argv: Sequence[str] | None = None) -> int:
         prog="kiothi-board guide-pictures",
         description="Draw the LED guide's cues, from real frames, as PNG board pictures.",
     )
-    parser.add_argument("dir", nargs="?", default="docs/led-guide")
+    parser.add_argument("dir", nargs="?", help="default: docs/led-guide (--howto: the web's)")
     parser.add_argument("--leds", type=int, default=16, choices=(12, 16, 24))
+    parser.add_argument(
+        "--howto",
+        action="store_true",
+        help="draw only the web twin's How-to-play pictures (into kiothi_board/api/web/howto)",
+    )
+    parser.add_argument(
+        "--table",
+        metavar="MARKDOWN",
+        help="rewrite the guide's instruction table in this file (docs/led-guide.md) and stop",
+    )
     args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
+    if args.table:
+        from kiothi_board.tools.guide_words import write_table
+
+        write_table(Path(args.table))
+        print(args.table)
+        return 0
     try:
         import PIL  # noqa: F401
     except ImportError:
         print("kiothi-board guide-pictures: needs Pillow (pip install pillow)", file=sys.stderr)
         return 2
-    out = Path(args.dir)
+    out = Path(args.dir or (HOWTO_DIR if args.howto else "docs/led-guide"))
     out.mkdir(parents=True, exist_ok=True)
     renderers: dict[str, Renderer] = {}
     for stem, title, view, t, overlays, palette in scenes():
+        if args.howto and stem not in HOWTO:
+            continue
         r = renderers.setdefault(palette.name, Renderer(palette, args.leds))
-        draw_frame(render(view, t, r, overlays), out / f"{stem}.png", title)
+        draw_frame(render(view, t, r, overlays), out / f"{stem}.png", "" if args.howto else title)
         print(out / f"{stem}.png")
     return 0
 

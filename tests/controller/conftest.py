@@ -50,6 +50,10 @@ class Rig:
             auto = not settings["humans"] or (
                 settings["pace"] == "flow" and guide and guide["kind"] in ("lift", "relay", "drop")
             )
+            if st["stage"] == "set" and settings["humans"]:
+                self.pit_input.hold(rng.randrange(20), hold)  # one hold confirms the board
+                presses += 1
+                continue
             if guide is not None and not auto:
                 pit = self.ctl.expected_pit()
                 assert pit is not None

@@ -4,12 +4,18 @@
 const client = new KiothiClient(["new_game", "game_over", "settings", "position"]);
 const $ = (id) => document.getElementById(id);
 const VARIANTS = {
-  V1: "two lifts", V2: "no opening", V3: "skip origin", V4: "any sowing sows",
-  V5: "empty pits sown", V6: "last lap crosses", V7: "landing seed safe", V8: "unsown ends chain",
+  V1: "Each player may lift up to two pits in the opening",
+  V2: "No opening: start sowing at once",
+  V3: "A long sowing skips the pit it started from",
+  V4: "Sowing from any pit protects it, whoever sows",
+  V5: "Only pits that hold seeds at the start are protected",
+  V6: "To capture, the last lap must have crossed rows",
+  V7: "The landing seed is safe in a never-sown pit",
+  V8: "A never-sown pit stops a corner capture run",
 };
 for (const [v, text] of Object.entries(VARIANTS)) {
   const label = document.createElement("label");
-  label.innerHTML = `<input type="checkbox" value="${v}"> ${v} <small>${text}</small>`;
+  label.innerHTML = `<input type="checkbox" value="${v}"> ${text} <small>(${v})</small>`;
   $("variants").appendChild(label);
 }
 
@@ -38,14 +44,15 @@ async function refresh(fill) {
     // the operator is in the middle of choosing.
     if (fill === true) fillSettings(settings);
     const line = state.stage === "none" ? "No game." :
-      `Game ${state.game_id}: ${state.settings.mode}, level ${state.settings.level}, ${state.settings.pace} pace — ` +
-      (state.stage === "over" ? "over" : `${state.position.to_move === "S" ? "South" : "North"} to play, ply ${state.position.ply}`);
+      `Game ${state.game_id}: ${state.settings.mode}, AI strength ${state.settings.level}, ${state.settings.pace} pace — ` +
+      (state.stage === "over" ? "over" : `${state.position.to_move === "S" ? "South" : "North"} to play, turn ${state.position.ply + 1}`);
     $("game-line").textContent = line;
     $("games").innerHTML = "";
+    const current = state.game_id;
     for (const g of games) {
       const tr = document.createElement("tr");
       const r = g.result;
-      const res = r ? `${r.winner ? (r.winner === "S" ? "South" : "North") + " won" : "draw"} ${r.captured[0]}–${r.captured[1]}` : "unfinished";
+      const res = r ? (r.end === "abandoned" ? "abandoned" : `${r.winner ? (r.winner === "S" ? "South" : "North") + " won" : "draw"} ${r.captured[0]}–${r.captured[1]}`) : (g.id === current ? "in progress" : "unfinished");
       tr.innerHTML = `<td>${g.id}</td><td>${res}</td><td>${r ? r.end : ""}</td>`;
       $("games").appendChild(tr);
     }
@@ -56,7 +63,7 @@ client.on("open", (hello) => {
   $("conn").classList.add("up");
   $("role").textContent = hello.role; $("role").className = `badge ${hello.role}`;
   $("access-note").textContent = hello.role === "control"
-    ? "This device may control the board." : "From this device you are a spectator. Enter the board's token to control it.";
+    ? "This device may play and change the settings." : "From this device you can watch. To play or change settings, enter the board's access code.";
   refresh(true);
 });
 client.on("close", () => $("conn").classList.remove("up"));

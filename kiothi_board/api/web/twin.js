@@ -1,24 +1,41 @@
 // The board's live twin: both rows, every pit's count, every ring's LEDs as lit, the
-// guide cue, the turn, captures, the move list and the AI thinking. In sim mode a click
-// on a pit is a press on the board.
+// guide's instruction (the same line the board's terminal and the API say), the turn,
+// captures, the move list and the AI thinking. In sim mode a click (or a key) on a pit is
+// a press on the board; a long press (or Shift with the key) is a hold.
 "use strict";
 
 const client = new KiothiClient([
   "position", "guide", "move", "capture", "game_over", "input", "new_game",
-  "wrong", "hint", "settings", "health", "frame",
+  "wrong", "hint", "settings", "health", "frame", "error",
 ]);
-const boardEl = document.getElementById("board");
+const $ = (id) => document.getElementById(id);
+const boardEl = $("board");
 const pits = [];
-let leds = 0;
+const SIDE = { S: "South", N: "North" };
+const SOUTH_KEYS = "1234567890";
+const NORTH_KEYS = "qwertyuiop"; // left to right from South's seat: N10 … N1
+const SOUTH_HOLD = "!@#$%^&*()";
+const HOLD_MS = 900;
+const TRACK = "2a1b0e"; // an unlit LED
+const reduced = window.matchMedia("(prefers-reduced-motion: reduce)");
+let leds = 16;
 let state = null;
-let portrait = false;
-let refreshTimer = null;
+let bottom = "S"; // the row drawn nearest the viewer: the human's, South when both or none
+let lastFrame = null;
+let lastExpect = null;
+let sayTimer = null;
+
+function pitIndex(name) {
+  const k = Number(name.slice(1));
+  return name[0] === "S" ? k - 1 : k + 9;
+}
 
 function gridPlace(i) {
+  // Seen from the bottom side's seat: its row below, its left pit (S1 / N1) at the left.
   const south = i < 10;
   const k = south ? i + 1 : i - 9;
-  if (portrait) return south ? { c: 1, r: k } : { c: 2, r: 11 - k };
-  return south ? { c: k, r: 2 } : { c: 11 - k, r: 1 };
+  const mine = (south ? "S" : "N") === bottom;
+  return mine ? { c: k, r: 2 } : { c: 11 - k, r: 1 };
 }
 
 function buildBoard() {
@@ -26,159 +43,228 @@ function buildBoard() {
   pits.length = 0;
   for (let i = 0; i < 20; i++) {
     const el = document.createElement("button");
+    el.type = "button";
     el.className = `pit ${i < 10 ? "s" : "n"}`;
     el.dataset.pit = pitName(i);
-    el.setAttribute("aria-label", pitName(i));
     el.innerHTML = `<span class="ring"></span><span class="count">0</span><span class="name">${pitName(i)}</span>`;
-    el.addEventListener("click", () => pressPit(i));
+    el.addEventListener("click", (ev) => {
+      if (el.dataset.held === "1") { el.dataset.held = ""; return; }
+      press(i, false);
+    });
+    el.addEventListener("pointerdown", () => {
+      clearTimeout(el.holdTimer);
+      el.holdTimer = setTimeout(() => { el.dataset.held = "1"; press(i, true); }, HOLD_MS);
+    });
+    for (const t of ["pointerup", "pointerleave", "pointercancel"]) {
+      el.addEventListener(t, () => clearTimeout(el.holdTimer));
+    }
     boardEl.appendChild(el);
-    pits.push({ el, ring: el.querySelector(".ring"), count: el.querySelector(".count"), dots: [] });
+    pits.push({ el, ring: el.querySelector(".ring"), count: el.querySelector(".count"),
+      shown: null, held: null });
   }
   layout();
 }
 
 function layout() {
-  portrait = window.matchMedia("(max-width: 640px) and (orientation: portrait)").matches;
-  boardEl.classList.toggle("portrait", portrait);
   pits.forEach((p, i) => {
     const { c, r } = gridPlace(i);
     p.el.style.gridColumn = c;
     p.el.style.gridRow = r;
-    placeLeds(i);
+    p.el.tabIndex = -1;
   });
+  // One pit is in the Tab order (roving focus); arrow keys move by the grid, as drawn.
+  const focusable = pits.find((p) => p.el.classList.contains("expect")) || pits[bottom === "S" ? 0 : 10];
+  focusable.el.tabIndex = 0;
+  const top = bottom === "S" ? "N" : "S";
+  for (const [id, side] of [["label-top", top], ["label-bottom", bottom]]) {
+    const el = $(id);
+    el.className = `row-label ${side === "S" ? "south" : "north"}`;
+    el.dataset.side = side;
+  }
+  $("who-top").textContent = SIDE[top];
+  $("who-bottom").textContent = SIDE[bottom];
+  $("score-top").className = `score ${top === "S" ? "south" : "north"}`;
+  $("score-bottom").className = `score ${bottom === "S" ? "south" : "north"}`;
+  if (lastFrame) drawFrame(lastFrame);
 }
 
-function placeLeds(i) {
-  // LED 0 is at the ring's top as its owner sees it, then clockwise: North's owner sits
-  // across the board, so their top points down on screen.
-  const base = (i < 10 ? 0 : 180) + (portrait ? 90 : 0);
-  pits[i].dots.forEach((d, k) => {
-    d.style.transform = `rotate(${base + (360 * k) / leds}deg)`;
-  });
+function ringCss(hex, i) {
+  // LED 0 at the top of the ring as its owner sees it, then clockwise; the top row's
+  // owner sits across the board, so their top points down on screen.
+  const n = hex.length / 6;
+  const step = 360 / n;
+  const gap = Math.min(1.6, step * 0.12);
+  const parts = [];
+  for (let k = 0; k < n; k++) {
+    const c = hex.substr(k * 6, 6);
+    const col = c === "000000" ? `#${TRACK}` : `#${c}`;
+    const a = k * step;
+    parts.push(`#120a04 ${a}deg ${a + gap}deg`, `${col} ${a + gap}deg ${a + step - gap}deg`, `#120a04 ${a + step - gap}deg ${a + step}deg`);
+  }
+  const from = gridPlace(i).r === 1 ? 180 : 0;
+  return `conic-gradient(from ${from}deg, ${parts.join(", ")})`;
 }
 
-function ensureLeds(n) {
-  if (n === leds) return;
-  leds = n;
-  pits.forEach((p, i) => {
-    p.ring.innerHTML = "";
-    p.dots = [];
-    for (let k = 0; k < n; k++) {
-      const spoke = document.createElement("span");
-      spoke.className = "led";
-      spoke.innerHTML = "<i></i>";
-      p.ring.appendChild(spoke);
-      p.dots.push(spoke);
+function scaled(held, now) {
+  // Whether `now` is `held` dimmed (or dark): a blink or a breath of the same colour.
+  if (now === "000000") return true;
+  const h = [0, 2, 4].map((k) => parseInt(held.substr(k, 2), 16));
+  const c = [0, 2, 4].map((k) => parseInt(now.substr(k, 2), 16));
+  const peak = Math.max(...h);
+  if (!peak || Math.max(...c) > peak) return false;
+  const ratio = Math.max(...c) / peak;
+  return h.every((v, k) => Math.abs(v * ratio - c[k]) <= 3);
+}
+
+function steady(p, hex, t) {
+  // Reduced motion: an LED that only dims or goes dark keeps its lit colour (for up to
+  // 2.5 s, longer than any blink or breath), so cues glow steadily instead of blinking.
+  if (!reduced.matches) return hex;
+  if (!p.held || p.held.hex.length !== hex.length) p.held = { hex, at: new Array(hex.length / 6).fill(t) };
+  let out = "";
+  let held = "";
+  for (let k = 0; k < hex.length / 6; k++) {
+    const now = hex.substr(k * 6, 6);
+    const was = p.held.hex.substr(k * 6, 6);
+    if (now === was) p.held.at[k] = t; // seen lit again: the hold goes on
+    if (was !== "000000" && scaled(was, now) && t - p.held.at[k] < 2500) {
+      out += was;
+      held += was;
+    } else {
+      out += now;
+      held += now;
+      p.held.at[k] = t;
     }
-    placeLeds(i);
-  });
+  }
+  p.held.hex = held;
+  return out;
 }
 
 function drawFrame(frame) {
+  const t = performance.now();
   frame.forEach((hex, i) => {
     const p = pits[i];
-    for (let k = 0; k < p.dots.length; k++) {
-      const c = hex.substr(k * 6, 6);
-      const dot = p.dots[k].firstChild;
-      if (dot.dataset.c === c) continue;
-      dot.dataset.c = c;
-      if (c === "000000") {
-        dot.style.background = "";
-        dot.style.boxShadow = "";
-        dot.classList.remove("on");
-      } else {
-        dot.style.background = `#${c}`;
-        dot.style.boxShadow = `0 0 6px 1px #${c}`;
-        dot.classList.add("on");
-      }
-    }
+    const shown = steady(p, hex, t);
+    const key = `${shown}|${gridPlace(i).r}`;
+    if (p.shown === key) return;
+    p.shown = key;
+    p.el.dataset.leds = shown;
+    p.ring.style.background = ringCss(shown, i);
   });
 }
 
-function pressPit(i) {
-  if (!client.hello || !client.hello.sim) return;
-  if (client.hello.role !== "control") {
-    toast("Spectating: add the board's token on the operator page to play.", "warn");
+function press(i, hold) {
+  if (!client.hello || !client.hello.sim) {
+    say("This page shows a real board: press the pits on the board itself.");
     return;
   }
-  client.request("press", { pit: pitName(i) }).catch((e) => toast(e.message, "err"));
+  if (client.hello.role !== "control") {
+    say("You are watching: enter the board's access code on the operator page to play.");
+    return;
+  }
+  const args = { pit: pitName(i) };
+  if (hold) args.hold = true;
+  client.request("press", args).catch((e) => say(e.message));
 }
 
-const SIDE = { S: "South", N: "North" };
+function say(text) {
+  const el = $("say");
+  el.textContent = text;
+  clearTimeout(sayTimer);
+  if (text) sayTimer = setTimeout(() => (el.textContent = ""), 6000);
+}
 
-function cueText(st) {
-  if (!st || st.stage === "none") return "Start a game from the operator page.";
-  if (st.check) return "Board check: press pits whose count is wrong, then leave the check.";
-  const g = st.guide;
-  const mover = SIDE[st.position.to_move];
-  if (g && g.kind !== "done") {
-    switch (g.kind) {
-      case "lift": return `Lift all the seeds from ${g.pit}`;
-      case "relay": return `Relay: the lap ended on a full pit — lift ${g.pit} again`;
-      case "drop": return `Drop one seed in ${g.pit} (${g.hand} in hand)`;
-      case "capture": return `Capture: take the seeds from ${g.pit}`;
-      case "set": return `Set ${g.pit} to the count its ring shows`;
-    }
-  }
-  if (st.stage === "open") {
-    if (st.ai_to_move) return `${mover} (AI) is choosing an opening`;
-    if (st.lifted) return `Place the seeds from ${st.lifted} one by one on any pits`;
-    return `${mover}: opening — lift one of your pits to redistribute, or hold a pit to pass`;
-  }
-  if (st.stage === "turn") {
-    if (st.ai_to_move) return `${mover} (AI) to move`;
-    return `${mover}: press a pit to sow (${st.position.legal.join(" ")})`;
-  }
-  if (st.stage === "over") return "Game over";
-  return "";
+function describe(action) {
+  // `S6` is a sowing move; `S7>S1,S1,N3` an opening lift and where its seeds went; `pass`.
+  if (action === "pass") return "passes";
+  if (!action.includes(">")) return `sows ${action}`;
+  return action.split(";").map((lift) => {
+    const [from, to] = lift.split(">");
+    return `lifts ${from}, places ${to.split(",").join(" ")}`;
+  }).join("; then ");
+}
+
+function renderMoves(actions) {
+  const key = actions.join(" ");
+  if (renderMoves.last === key) return; // redraw only when the list changed
+  renderMoves.last = key;
+  const moves = $("moves");
+  const items = actions.map((a, k) => {
+    const side = k % 2 === 0 ? "S" : "N";
+    const li = document.createElement("li");
+    li.innerHTML = `<span class="n">${k + 1}.</span><span class="who ${side.toLowerCase()}">${SIDE[side]}</span><span class="what"></span>`;
+    li.querySelector(".what").textContent = describe(a);
+    return li;
+  });
+  moves.replaceChildren(...items);
+  moves.scrollTop = moves.scrollHeight;
+}
+
+function humansOf(st) {
+  const humans = (st && st.settings && st.settings.humans) || ["S"];
+  return humans.length === 1 ? humans[0] : "S";
 }
 
 function render(st) {
   state = st;
   const on = st.stage !== "none" && st.position;
+  const side = humansOf(st);
+  if (side !== bottom) { bottom = side; layout(); }
+  const humans = (st.settings && st.settings.humans) || [];
+  for (const id of ["label-top", "label-bottom"]) {
+    const el = $(id);
+    const s = el.dataset.side;
+    const you = humans.length === 1 && humans.includes(s);
+    el.textContent = `${SIDE[s]}'s row${you ? " · you" : humans.includes(s) ? "" : " · AI"}`;
+  }
   const counts = on ? (st.board || st.position.board) : new Array(20).fill(0);
+  const pending = new Set((st.restore && st.restore.pending) || []);
   pits.forEach((p, i) => {
+    const name = pitName(i);
     p.count.textContent = counts[i];
-    p.el.classList.toggle("expect", !!on && st.expect === pitName(i));
+    p.el.classList.toggle("expect", !!on && st.expect === name);
+    p.el.classList.toggle("differs", pending.has(name));
     p.el.classList.toggle("clickable", !!(client.hello && client.hello.sim));
+    const what = pending.has(name) ? `, set it to ${counts[i]}` : "";
+    p.el.setAttribute("aria-label", `${name}, ${counts[i]} seeds${st.expect === name ? ", lit: the guide asks for it" : ""}${what}`);
   });
-  const turnEl = document.getElementById("turn");
+  const turnEl = $("turn");
   if (!on) {
     turnEl.textContent = "No game";
     turnEl.className = "turn";
+  } else if (st.restore) {
+    turnEl.textContent = st.restore.purpose === "undo" ? "Undo: set the board back" : "Set the board";
+    turnEl.className = "turn";
   } else if (st.stage === "over") {
     turnEl.textContent = "Game over";
-    turnEl.className = "turn over";
+    turnEl.className = "turn ended";
   } else {
-    const side = st.position.to_move;
-    turnEl.textContent = `${SIDE[side]} to ${st.stage === "open" ? "open" : "move"}${st.ai_to_move ? " · AI" : ""}`;
-    turnEl.className = `turn ${side === "S" ? "south" : "north"}`;
+    const s = st.position.to_move;
+    turnEl.textContent = `${SIDE[s]} to ${st.position.phase === "opening" ? "open" : "move"}${st.ai_to_move ? " · AI" : ""}`;
+    turnEl.className = `turn ${s === "S" ? "south" : "north"}`;
   }
-  document.getElementById("cue").textContent = cueText(st);
-  document.getElementById("thinking").classList.toggle("hidden", !st.thinking);
+  $("cue").textContent = st.instruction || "";
+  $("thinking").classList.toggle("hidden", !st.thinking);
   const cap = on ? st.position.captured : [0, 0];
-  document.getElementById("cap-s").textContent = cap[0];
-  document.getElementById("cap-n").textContent = cap[1];
-  const moves = document.getElementById("moves");
-  moves.innerHTML = "";
-  (st.actions || []).forEach((a, k) => {
-    const li = document.createElement("li");
-    li.textContent = a;
-    li.className = k % 2 === 0 ? "s" : "n";
-    moves.appendChild(li);
-  });
-  moves.scrollTop = moves.scrollHeight;
-  const over = document.getElementById("over");
+  $("cap-top").textContent = cap[bottom === "S" ? 1 : 0];
+  $("cap-bottom").textContent = cap[bottom === "S" ? 0 : 1];
+  renderMoves(st.actions || []);
+  const over = $("over");
   const res = st.result;
   if (st.stage === "over" && res) {
     const who = res.winner ? `${SIDE[res.winner]} wins` : "A draw";
-    over.innerHTML = `<b>${who}</b><span>${res.captured[0]} – ${res.captured[1]} · ${st.ended || res.end}</span>`;
+    over.innerHTML = `<b>${who}</b><span>${res.captured[0]} – ${res.captured[1]}</span><span>Hold any pit, or press New game, to play again.</span>`;
     over.classList.remove("hidden");
   } else over.classList.add("hidden");
+  if (on && st.expect && st.expect !== lastExpect && !$("howto").open) {
+    // The pit the guide asks for is always on screen (a phone may have scrolled away).
+    pits[pitIndex(st.expect)].el.scrollIntoView({ block: "nearest", inline: "nearest" });
+  }
+  lastExpect = st.expect || null;
 }
 
 async function refresh() {
-  refreshTimer = null;
+  refresh.timer = null;
   try {
     const r = await client.request("state");
     render(r.state);
@@ -189,38 +275,40 @@ async function refresh() {
 
 function scheduleRefresh() {
   // Events arrive in bursts (a move is several); one state read per burst is enough.
-  if (!refreshTimer) refreshTimer = setTimeout(refresh, 30);
+  if (!refresh.timer) refresh.timer = setTimeout(refresh, 30);
 }
 
 client.on("open", async (hello) => {
-  document.getElementById("conn").classList.add("up");
-  document.getElementById("sim").classList.toggle("hidden", !hello.sim);
-  const role = document.getElementById("role");
-  role.textContent = hello.role;
+  $("conn").classList.add("up");
+  $("conn").setAttribute("aria-label", "connected");
+  $("sim").classList.toggle("hidden", !hello.sim);
+  const role = $("role");
+  role.textContent = hello.role === "control" ? "you may play" : "watching";
   role.className = `badge ${hello.role}`;
   document.querySelectorAll(".control-only").forEach((e) => e.classList.toggle("hidden", hello.role !== "control"));
-  ensureLeds(hello.board.leds_per_ring);
+  leds = hello.board.leds_per_ring;
   try {
     const f = await client.request("frame");
-    ensureLeds(f.leds_per_ring);
-    drawFrame(f.frame);
+    leds = f.leds_per_ring;
     lastFrame = f.frame;
-  } catch (e) { /* next frame event will do */ }
+    drawFrame(f.frame);
+  } catch (e) { /* the next frame event will do */ }
   refresh();
 });
-client.on("close", () => document.getElementById("conn").classList.remove("up"));
-let lastFrame = null;
-client.on("frame", (e) => { ensureLeds(e.leds_per_ring); drawFrame(e.frame); lastFrame = e.frame; });
-for (const t of ["position", "guide", "new_game", "game_over", "move", "settings"]) client.on(t, scheduleRefresh);
+client.on("close", () => { $("conn").classList.remove("up"); $("conn").setAttribute("aria-label", "disconnected"); });
+client.on("frame", (e) => { leds = e.leds_per_ring; lastFrame = e.frame; drawFrame(e.frame); });
+for (const t of ["position", "guide", "new_game", "game_over", "move", "settings", "hint"]) client.on(t, scheduleRefresh);
 client.on("wrong", (e) => {
+  say(e.message || `${e.pit}: not now${e.expect ? ` — the guide asks for ${e.expect}` : ""}.`);
   const i = pits.findIndex((p) => p.el.dataset.pit === e.pit);
   if (i < 0) return;
   pits[i].el.classList.remove("shake");
   void pits[i].el.offsetWidth;
   pits[i].el.classList.add("shake");
 });
-client.on("hint", (e) => toast(`Hint: ${e.pit}`));
+client.on("error", (e) => say(e.message));
 client.on("input", (e) => {
+  if (e.kind === "pressed") say("");
   const p = pits.find((q) => q.el.dataset.pit === e.pit);
   if (!p) return;
   p.el.classList.remove("pulse");
@@ -228,13 +316,89 @@ client.on("input", (e) => {
   p.el.classList.add("pulse");
 });
 client.on("capture", (e) => toast(`Captured ${e.captures.map((c) => `${c.seeds} from ${c.pit}`).join(", ")}`));
-client.on("notice", (t) => toast(t, "warn"));
+client.on("notice", (t) => say(t));
 
-document.getElementById("btn-undo").onclick = () => client.request("undo").catch((e) => toast(e.message, "err"));
-document.getElementById("btn-hint").onclick = () => client.request("hint").catch((e) => toast(e.message, "err"));
-document.getElementById("btn-new").onclick = () => client.request("new_game").catch((e) => toast(e.message, "err"));
+function command(cmd, args) {
+  return client.request(cmd, args).catch((e) => say(e.message));
+}
+
+function askNewGame() {
+  if (!state || state.stage === "none" || state.stage === "over") { command("new_game"); return; }
+  $("confirm").classList.remove("hidden");
+  $("confirm-yes").focus();
+}
+
+$("btn-undo").onclick = () => command("undo");
+$("btn-hint").onclick = () => command("hint");
+$("btn-new").onclick = askNewGame;
+$("btn-tutorial").onclick = () => command("tutorial");
+$("confirm-yes").onclick = () => { $("confirm").classList.add("hidden"); command("new_game"); };
+$("confirm-no").onclick = () => { $("confirm").classList.add("hidden"); };
+
+// ------------------------------------------------------------------ keyboard play
+function moveFocus(from, dx, dy) {
+  const { c, r } = gridPlace(from);
+  const nc = Math.min(10, Math.max(1, c + dx));
+  const nr = Math.min(2, Math.max(1, r + dy));
+  const to = pits.findIndex((_, i) => { const g = gridPlace(i); return g.c === nc && g.r === nr; });
+  if (to < 0) return;
+  pits.forEach((p) => (p.el.tabIndex = -1));
+  pits[to].el.tabIndex = 0;
+  pits[to].el.focus();
+}
+
+document.addEventListener("keydown", (ev) => {
+  if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
+  const tag = (ev.target && ev.target.tagName) || "";
+  if (["INPUT", "SELECT", "TEXTAREA"].includes(tag) || $("howto").open) return;
+  const focused = pits.findIndex((p) => p.el === document.activeElement);
+  const arrows = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+  if (focused >= 0 && arrows[ev.key]) {
+    moveFocus(focused, ...arrows[ev.key]);
+    ev.preventDefault();
+    return;
+  }
+  const key = ev.key;
+  let pit = -1;
+  let hold = false;
+  if (SOUTH_KEYS.includes(key)) pit = SOUTH_KEYS.indexOf(key);
+  else if (SOUTH_HOLD.includes(key)) { pit = SOUTH_HOLD.indexOf(key); hold = true; }
+  else if (NORTH_KEYS.includes(key.toLowerCase()) && key.length === 1) {
+    pit = 19 - NORTH_KEYS.indexOf(key.toLowerCase());
+    hold = key !== key.toLowerCase();
+  }
+  if (pit >= 0) {
+    press(pit, hold);
+    ev.preventDefault();
+    return;
+  }
+  const commands = { h: () => command("hint"), z: () => command("undo"), n: askNewGame,
+    g: () => command("tutorial"), "?": () => openHowto() };
+  if (commands[key]) { commands[key](); ev.preventDefault(); }
+});
+
+// ------------------------------------------------------------------ how to play
+async function openHowto() {
+  const dialog = $("howto");
+  if (!dialog.dataset.loaded) {
+    try {
+      const r = await fetch("/static/howto.html");
+      $("howto-body").innerHTML = await r.text();
+      dialog.dataset.loaded = "1";
+    } catch (e) {
+      $("howto-body").textContent = "The rules could not be loaded; try again.";
+    }
+  }
+  dialog.showModal();
+  $("howto-close").focus();
+}
+$("btn-howto").onclick = openHowto;
+$("howto-close").onclick = () => $("howto").close();
 
 buildBoard();
-ensureLeds(16);
-window.matchMedia("(max-width: 640px) and (orientation: portrait)").addEventListener("change", layout);
-window.kiothiTwin = { get state() { return state; }, get lastFrame() { return lastFrame; }, client };
+window.kiothiTwin = {
+  get state() { return state; },
+  get lastFrame() { return lastFrame; },
+  shown() { return pits.map((p) => p.el.dataset.leds || "000000".repeat(leds)); },
+  client,
+};

@@ -1,0 +1,75 @@
+"""The first-game tutorial, driven on a real game (guide.tutorial words the lessons).
+
+A tutorial is a game against the AI in which South's opening (RULES.md's example) and first
+move (one with a relay, R5) are *guided* like the AI's, so a new player is walked through
+both seed by seed. `Coach` listens to the session's notices to know which part is on, and
+its `tick` commits the tutorial's own actions when their turn comes. The first game on a
+board whose store holds none is a tutorial; the `tutorial` command starts one on request.
+"""
+
+from __future__ import annotations
+
+from kiothi_board.controller.events import Complete, OpenGuided, Select
+from kiothi_board.controller.game import Settings
+from kiothi_board.controller.notices import Applied, Notice, Started
+from kiothi_board.controller.session import Session
+from kiothi_board.guide.tutorial import TUTORIAL_OPENING, Tutorial, tutorial_move
+from kiothi_board.rules import Side, parse_opening
+
+__all__ = ["Coach"]
+
+
+class Coach:
+    """Which tutorial part is on, and the tutorial's own actions when their turn comes."""
+
+    def __init__(self, session: Session, level: int = 2) -> None:
+        """Coach games of `session`; tutorials play the AI at `level`."""
+        self.session = session
+        self.level = level
+        self.tutorial: Tutorial | None = None
+        self._starting = False
+        session.notices.add(self.on_notice)
+        session.register("tutorial", lambda _: self.start())
+
+    def start(self) -> int:
+        """Start a tutorial game: South (you) against the AI, step pace, standard rules."""
+        self._starting = True
+        try:
+            gid = self.session.begin(Settings("ai", (Side.S,), self.level, "step"))
+        finally:
+            self._starting = False
+        self.tutorial = Tutorial()
+        return gid
+
+    @property
+    def active(self) -> Tutorial | None:
+        """The tutorial part with a lesson still to tell, if any."""
+        t = self.tutorial
+        return t if t is not None and t.active else None
+
+    def on_notice(self, notice: Notice) -> None:
+        """Follow the game: which part the player is in."""
+        t = self.tutorial
+        match notice:
+            case Started():
+                if not self._starting:
+                    self.tutorial = None  # any other new game ends the tutorial
+            case Applied(Complete(), old, _) if t is not None:
+                opened = t.part == "opening" and old.stage == "guided_open"
+                moved = t.part == "move" and old.stage == "sow" and old.mover is Side.S
+                if opened or moved:
+                    self.tutorial = t.next()
+            case Applied(Select(), old, _) if t is not None and t.part == "play-on":
+                if old.mover is Side.S:  # the player's own next move: the lessons are over
+                    self.tutorial = t.next()
+
+    def tick(self) -> None:
+        """Commit the tutorial's opening and first move when South's turn comes."""
+        t, game = self.active, self.session.game
+        if t is None or game is None or game.mover is not Side.S or game.step is not None:
+            return
+        if t.part == "opening" and game.stage == "open" and game.lifted is None and not game.lifts:
+            self.session.commit(OpenGuided(parse_opening(TUTORIAL_OPENING)))
+        elif t.part == "their-opening" and game.stage == "turn":
+            self.tutorial = t.next()
+            self.session.select(tutorial_move(game.position), lifted=False)

@@ -1,0 +1,51 @@
+"""Issue 10 #6 in the daemon: `run --autoplay` starts a demo instead of a visitor's game;
+the first boot of a board is a tutorial."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from kiothi_board.config import validate
+from kiothi_board.daemon import Daemon
+from kiothi_board.hardware.clock import FakeClock
+from kiothi_board.rules import parse_pit
+
+
+def _config(mode: str = "two") -> dict:
+    return validate({"game": {"mode": mode, "pace": "step", "over_seconds": 0.2}})
+
+
+def test_autoplay_starts_a_demo_but_resumes_its_own(tmp_path: Path) -> None:
+    clock = FakeClock()
+    visitor = Daemon(_config(), sim=True, state_dir=str(tmp_path), api=False, clock=clock)
+    visitor.controller.new_game("two", "SN", 2, "step", {"V2": True})
+    visitor.controller.press(parse_pit("S6"))
+    saved = visitor.controller.state()["game_id"]
+    visitor.close()
+    demo = Daemon(
+        _config(), sim=True, state_dir=str(tmp_path), api=False, clock=clock, autoplay=0.01
+    )
+    own = demo.controller.state()["game_id"]
+    assert own != saved  # a demo, not the visitor's game…
+    assert demo.store.get_game(saved)["result"]["end"] == "abandoned"  # …which is kept
+    for _ in range(50):
+        clock.advance(0.02)
+        demo.tick()
+    before = demo.trace_line()
+    demo.close()
+    again = Daemon(
+        _config(), sim=True, state_dir=str(tmp_path), api=False, clock=clock, autoplay=0.01
+    )
+    assert again.trace_line() == before  # a crash of the demo resumes the demo
+    again.close()
+
+
+def test_a_boards_first_game_is_the_tutorial(tmp_path: Path) -> None:
+    """A board set up for play against the AI (the default) opens with the tutorial."""
+    daemon = Daemon(_config("ai"), sim=True, state_dir=str(tmp_path), api=False, clock=FakeClock())
+    state = daemon.controller.state()
+    assert state["tutorial"] == "opening" and state["instruction"].startswith("Tutorial 1/4")
+    daemon.close()
+    second = Daemon(_config("ai"), sim=True, state_dir=str(tmp_path), api=False, clock=FakeClock())
+    assert second.controller.state()["tutorial"] is None  # resumed: a plain game now
+    second.close()
