@@ -30,6 +30,10 @@ class AIHandle:
         assert hint.move is not None
         return hint.move
 
+    def explanation(self) -> str | None:
+        """Why the AI chose it, in a sentence a beginner understands (hints show it)."""
+        return self._thinking.result(timeout=0).explanation or None
+
     def cancel(self) -> None:
         """Abandon the search; idempotent."""
         with contextlib.suppress(CancelledError):

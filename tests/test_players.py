@@ -53,3 +53,36 @@ def test_cancel_and_each_call_is_a_new_player() -> None:
     handle.cancel()
     handle.cancel()  # idempotent
     factory.close()
+
+
+def test_a_low_level_hint_says_why_in_words() -> None:
+    """Issue 14: a beginner's hint explains itself; the words reach the state and the event."""
+    from kiothi_board.controller import Controller
+    from kiothi_board.hardware.clock import FakeClock
+    from kiothi_board.hardware.fakes import FakePixelSink
+    from kiothi_board.players import AIFactory
+    from kiothi_board.store.memory import MemoryStore
+    from tests.conftest import wait_until
+
+    clock = FakeClock()
+    factory = AIFactory(seed=1)
+    ctl = Controller(
+        sink=FakePixelSink(16), clock=clock, store=MemoryStore(), opponent_factory=factory
+    )
+    events: list[dict] = []
+    ctl.add_listener(events.append)
+    try:
+        ctl.new_game("ai", "S", 1, "instant", {"V2": True})  # no opening: straight to a move
+        ctl.hint()
+
+        def hinted() -> bool:
+            ctl.tick()
+            return any(e["type"] == "hint" for e in events)
+
+        assert wait_until(hinted, 20.0)
+        hint = next(e for e in events if e["type"] == "hint")
+        assert isinstance(hint["why"], str) and hint["pit"] in hint["why"]
+        assert ctl.state()["said"] == hint["why"]
+    finally:
+        ctl.close()
+        factory.close()

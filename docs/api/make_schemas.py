@@ -616,7 +616,11 @@ events = {
         },
         ["pit", "reason"],
     ),
-    "hint": ev("hint", {"pit": ref("pit")}, ["pit"]),
+    "hint": ev(
+        "hint",
+        {"pit": ref("pit"), "why": {"oneOf": [{"type": "string"}, {"type": "null"}]}},
+        ["pit"],
+    ),
     "error": ev("error", {"message": {"type": "string"}}, ["message"]),
     "settings": ev("settings", {"settings": ref("settings")}, ["settings"]),
     "frame": ev(

@@ -76,9 +76,10 @@ class Wrong:
 
 @dataclass(frozen=True, slots=True)
 class HintReady:
-    """The AI's suggestion arrived."""
+    """The AI's suggestion arrived, with why in words when the AI says (low levels do)."""
 
     pit: int
+    why: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

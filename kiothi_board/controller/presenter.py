@@ -136,10 +136,12 @@ class Presenter:
                         "message": message,
                     }
                 )
-            case HintReady(pit):
+            case HintReady(pit, why):
                 self._overlays = [o for o in self._overlays if o.cue != Cue.HINT]
                 self._overlays.append(Overlay(pit, Cue.HINT, now, now + HINT_SECONDS))
-                self.emit({"type": "hint", "pit": pit_name(pit)})
+                if why:
+                    self._said = (why, now + HINT_SECONDS)  # the words last as long as the ring
+                self.emit({"type": "hint", "pit": pit_name(pit), "why": why})
                 self._guide()
             case Problem(message):
                 self._said = (message, now + SAY_SECONDS)

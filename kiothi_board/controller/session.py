@@ -350,10 +350,12 @@ class Session:
         if self._hint is None or not self._hint.done():
             return
         choice = self._hint.result()
+        explain = getattr(self._hint, "explanation", None)  # only the real AI's handle says why
+        why = explain() if callable(explain) else None
         self._hint = None
         pit = choice if isinstance(choice, int) else (choice.lifts[0].pit if choice.lifts else None)
         if pit is not None:
-            self.tell(HintReady(pit))
+            self.tell(HintReady(pit, why if isinstance(why, str) else None))
 
     def cancel_thinking(self) -> None:
         """Stop the opponent's search, if any."""
