@@ -254,11 +254,12 @@ def test_move_list_items_do_not_overlap(twin: Twin, viewport: dict[str, int]) ->
         twin.follow()
     page = twin.phone if viewport is PHONE else twin.desk
     n = len(ctl.state()["actions"])
-    page.wait_for_function(f"document.querySelectorAll('#moves li').length === {n}")
-    boxes = page.evaluate(  # in one go: the list is redrawn on every state change
-        "[...document.querySelectorAll('#moves li')].map(li => { const r ="
-        " li.getBoundingClientRect(); return {x: r.x, y: r.y, width: r.width, height: r.height}; })"
-    )
+    # The wait and the read in one go: the list is redrawn on every state change.
+    boxes = page.wait_for_function(
+        f"(() => {{ const li = [...document.querySelectorAll('#moves li')];"
+        f" return li.length === {n} && li.map(e => {{ const r = e.getBoundingClientRect();"
+        " return {x: r.x, y: r.y, width: r.width, height: r.height}; }); })()"
+    ).json_value()
     assert len(boxes) == n and all(b["height"] > 0 for b in boxes)
     assert boxes_overlap(boxes) == []
     fits = page.evaluate(
