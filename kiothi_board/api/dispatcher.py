@@ -12,20 +12,28 @@ never blocks and never calls back into the service, so a slow client cannot stal
 
 from __future__ import annotations
 
-import itertools
 import json
 import logging
 import threading
 from collections.abc import Callable
 from typing import Any
 
-from kiothi_board import __version__
 from kiothi_board.api.access import AccessPolicy
 from kiothi_board.api.args import Args, short
 from kiothi_board.api.budget import DEFAULT_BUDGET, DEFAULT_MAX_REPLY, Outbox
+from kiothi_board.api.commands import (
+    COMMANDS,
+    CONTROL_COMMANDS,
+    DEFAULT_TOPICS,
+    TOPICS,
+    CommandHandlers,
+    _code_of,
+    _is_ours,
+    _valid_id,
+    frame_to_hex,
+)
 from kiothi_board.api.protocol import (
     MAX_LINE,
-    PROTOCOL,
     VERSION,
     ApiError,
     TooLong,
@@ -34,19 +42,10 @@ from kiothi_board.api.protocol import (
     ok_reply,
 )
 from kiothi_board.api.service import BoardService
-from kiothi_board.errors import (
-    BadArgumentError,
-    ConflictError,
-    KiothiError,
-    NotFoundError,
-    RulesError,
-    StoreUsageError,
-    UnknownGameError,
-)
-from kiothi_board.guide import PALETTES
+from kiothi_board.api.session import RateLimiter, Session
+from kiothi_board.errors import KiothiError
 from kiothi_board.hardware.clock import SystemClock
-from kiothi_board.hardware.protocols import Clock, Frame
-from kiothi_board.rules import pit_name
+from kiothi_board.hardware.protocols import Clock
 
 __all__ = [
     "COMMANDS",
@@ -62,119 +61,8 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-TOPICS: tuple[str, ...] = (
-    "position",
-    "guide",
-    "move",
-    "capture",
-    "game_over",
-    "input",
-    "health",
-    "new_game",
-    "wrong",
-    "hint",
-    "error",
-    "settings",
-    "frame",
-)
-"""Event types a client may subscribe to (`overflow` is always sent)."""
 
-DEFAULT_TOPICS: frozenset[str] = frozenset(TOPICS) - {"frame"}
-"""What `subscribe` with no topics gives: everything but the LED frames (the bulky stream)."""
-
-CONTROL_COMMANDS: frozenset[str] = frozenset(
-    {
-        "new_game",
-        "tutorial",
-        "press",
-        "move",
-        "opening",
-        "undo",
-        "hint",
-        "resign",
-        "end",
-        "check",
-        "settings.set",
-    }
-)
-"""Commands that change the game or the board; they need the `control` role."""
-
-COMMANDS: tuple[str, ...] = (
-    "hello",
-    "auth",
-    "ping",
-    "state",
-    "frame",
-    "subscribe",
-    "unsubscribe",
-    "settings.get",
-    "games.list",
-    "games.get",
-    "health",
-    *sorted(CONTROL_COMMANDS),
-)
-
-_ID_MAX = 2**53
-
-
-def frame_to_hex(frame: Frame) -> list[str]:
-    """A frame as 20 strings of `rrggbb` per LED: compact and trivial to draw in JS."""
-    return ["".join(f"{r:02x}{g:02x}{b:02x}" for r, g, b in ring) for ring in frame]
-
-
-class RateLimiter:
-    """A token bucket: `rate` requests a second on average, bursts of up to `burst`."""
-
-    def __init__(self, rate: float, burst: float, clock: Clock | None = None) -> None:
-        """A full bucket."""
-        self._rate = rate
-        self._burst = burst
-        self._clock = clock or SystemClock()
-        self._tokens = burst
-        self._last = self._clock.now()
-
-    def allow(self) -> bool:
-        """Take a token if there is one."""
-        now = self._clock.now()
-        self._tokens = min(self._burst, self._tokens + (now - self._last) * self._rate)
-        self._last = now
-        if self._tokens >= 1.0:
-            self._tokens -= 1.0
-            return True
-        return False
-
-
-class Session:
-    """One client of one transport: its role, subscriptions, rate limit and outbox."""
-
-    _ids = itertools.count(1)
-
-    def __init__(
-        self,
-        transport: str,
-        peer: str,
-        *,
-        role: str,
-        outbox: Outbox,
-        limiter: RateLimiter,
-    ) -> None:
-        """Made by `Dispatcher.open_session`."""
-        self.id = next(Session._ids)
-        self.transport = transport
-        self.peer = peer
-        self.role = role
-        self.outbox = outbox
-        self.limiter = limiter
-        self.topics: frozenset[str] = frozenset()
-        self.client: str | None = None
-        self.closed = False
-        self.locked = False  # a page of a foreign Origin: may never take control
-
-    def __repr__(self) -> str:
-        return f"Session({self.transport!r}, {self.peer!r}, role={self.role!r}, id={self.id})"
-
-
-class Dispatcher:
+class Dispatcher(CommandHandlers):
     """Parses request lines, runs commands on a `BoardService`, fans events out to sessions.
 
     `token` (None: no remote control) grants the `control` role to untrusted sessions;
@@ -488,188 +376,9 @@ class Dispatcher:
             return error_reply(rid, "internal", f"{cmd} failed: {type(exc).__name__}")
         return ok_reply(rid, result)
 
-    # ------------------------------------------------------------------ commands
-    def _hello(self, session: Session, a: Args) -> dict[str, Any]:
-        secrets_ = {k: a.opt_text(k, 256) for k in ("token", "pin", "ticket")}
-        client = a.opt_text("client", 64)
-        a.done()
-        ticket = None
-        if any(secrets_.values()):
-            ticket = self._authorize(session, **secrets_)
-        if client is not None:
-            session.client = client
-        extra = {} if ticket is None else {"ticket": ticket}
-        return extra | {
-            "protocol": PROTOCOL,
-            "version": VERSION,
-            "server": f"kiothi-board {__version__}",
-            "session": session.id,
-            "transport": session.transport,
-            "role": session.role,
-            "sim": self.sim,
-            "capabilities": self._capabilities(),
-            "commands": list(COMMANDS),
-            "control_commands": sorted(CONTROL_COMMANDS),
-            "topics": list(TOPICS),
-            "board": {
-                "pits": 20,
-                "south": [pit_name(p) for p in range(10)],
-                "north": [pit_name(p) for p in range(10, 20)],
-                "sowing": "counter-clockwise",
-                "leds_per_ring": self.service.leds_per_ring,
-                "led_order": "LED 0 at the ring's top as its owner sees it, then clockwise",
-            },
-            "limits": {"max_line": self.max_line, "rate": self._rate, "burst": self._burst},
-        }
-
-    def _capabilities(self) -> list[str]:
-        caps = ["events", "frames", "games", "settings", "press"]
-        if self.sim:
-            caps.append("sim")
-        if self.access.accepts_secrets:
-            caps.append("token")
-        caps.extend(sorted(self._health))  # optional parts that report health ("redis")
-        return caps
-
-    def _authorize(self, session: Session, **secrets_: str | None) -> str:
-        """Check a token, PIN or ticket (kiothi_board/api/access.py); returns a ticket."""
-        ticket = self.access.authenticate(session.peer, locked=session.locked, **secrets_)
-        session.role = "control"
-        return ticket
-
-    def _auth(self, session: Session, a: Args) -> dict[str, Any]:
-        secrets_ = {k: a.opt_text(k, 256) for k in ("token", "pin", "ticket")}
-        a.done()
-        ticket = self._authorize(session, **secrets_)
-        return {"role": session.role, "ticket": ticket}
-
-    def _ping(self, session: Session, a: Args) -> dict[str, Any]:
-        a.done()
-        return {"time": self._clock.wall()}
-
-    def _state(self, session: Session, a: Args) -> dict[str, Any]:
-        a.done()
-        return {"state": self.service.state(), "seq": self._seq}
-
-    def _frame(self, session: Session, a: Args) -> dict[str, Any]:
-        a.done()
-        return {
-            "leds_per_ring": self.service.leds_per_ring,
-            "frame": frame_to_hex(self.service.frame()),
-        }
-
-    def _subscribe(self, session: Session, a: Args) -> dict[str, Any]:
-        topics = a.topics()
-        a.done()
-        with self._hub_lock:
-            session.topics = session.topics | (DEFAULT_TOPICS if topics is None else topics)
-            seq = self._seq
-        return {"topics": sorted(session.topics), "seq": seq}
-
-    def _unsubscribe(self, session: Session, a: Args) -> dict[str, Any]:
-        topics = a.topics()
-        a.done()
-        with self._hub_lock:
-            session.topics = frozenset() if topics is None else session.topics - topics
-        return {"topics": sorted(session.topics)}
-
-    def _settings_get(self, session: Session, a: Args) -> dict[str, Any]:
-        a.done()
-        return {"settings": self.service.get_settings()}
-
-    def _settings_set(self, session: Session, a: Args) -> dict[str, Any]:
-        values: dict[str, Any] = {}
-        if "palette" in a:
-            values["palette"] = a.choice("palette", tuple(PALETTES))
-        if "brightness" in a:
-            values["brightness"] = a.number("brightness", 0.0, 1.0)
-        values.update(a.game_settings(required=False))
-        a.done()
-        if not values:
-            raise ApiError("bad_args", "settings.set: nothing to set")
-        return {"settings": self.service.set_settings(values)}
-
-    def _games_list(self, session: Session, a: Args) -> dict[str, Any]:
-        limit = a.integer("limit", 1, 200, 50)
-        offset = a.integer("offset", 0, 10**9, 0)
-        a.done()
-        return {"games": self.service.list_games(limit, offset)}
-
-    def _games_get(self, session: Session, a: Args) -> dict[str, Any]:
-        gid = a.integer("id", 1, 2**62)
-        a.done()
-        game = self.service.get_game(gid)
-        if game is None:
-            raise ApiError("not_found", f"no game {gid}")
-        return {"game": game}
-
     def _health_cmd(self, session: Session, a: Args) -> dict[str, Any]:
         a.done()
         return self.health()
-
-    def _new_game(self, session: Session, a: Args) -> dict[str, Any]:
-        given = a.game_settings(required=False)
-        a.done()
-        s = {**self.service.get_settings(), **given}
-        gid = self.service.new_game(
-            str(s["mode"]), str(s["sides"]), s["level"], str(s["pace"]), dict(s["variant"])
-        )
-        return {"game_id": gid}
-
-    def _press(self, session: Session, a: Args) -> dict[str, Any]:
-        pit = a.pit("pit")
-        hold = a.opt_bool("hold")
-        a.done()
-        self.service.press(pit, hold=bool(hold))
-        return {"pit": pit_name(pit)}
-
-    def _tutorial(self, session: Session, a: Args) -> dict[str, Any]:
-        a.done()
-        return {"game_id": self.service.tutorial()}
-
-    def _move(self, session: Session, a: Args) -> dict[str, Any]:
-        pit = a.pit("pit")
-        a.done()
-        self.service.move(pit)
-        return {"pit": pit_name(pit)}
-
-    def _opening(self, session: Session, a: Args) -> dict[str, Any]:
-        action = a.text("action", 400)
-        a.done()
-        from kiothi_board.rules import parse_opening
-
-        try:
-            parsed = parse_opening(action)
-        except RulesError as exc:
-            raise ApiError("bad_args", f"opening: {short(str(exc))}") from exc
-        self.service.opening(str(parsed))
-        return {"action": str(parsed)}
-
-    def _undo(self, session: Session, a: Args) -> dict[str, Any]:
-        a.done()
-        self.service.undo()
-        return {}
-
-    def _hint(self, session: Session, a: Args) -> dict[str, Any]:
-        a.done()
-        self.service.hint()
-        return {}
-
-    def _resign(self, session: Session, a: Args) -> dict[str, Any]:
-        side = a.opt_choice("side", ("S", "N"))
-        a.done()
-        self.service.resign(side)
-        return {}
-
-    def _end(self, session: Session, a: Args) -> dict[str, Any]:
-        a.done()
-        self.service.end()
-        return {}
-
-    def _check(self, session: Session, a: Args) -> dict[str, Any]:
-        on = a.opt_bool("on")
-        a.done()
-        return {"check": self.service.check_board(on)}
 
 
 _HANDLERS: dict[str, Callable[[Dispatcher, Session, Args], dict[str, Any]]] = {
@@ -696,31 +405,3 @@ _HANDLERS: dict[str, Callable[[Dispatcher, Session, Args], dict[str, Any]]] = {
     "end": Dispatcher._end,
     "check": Dispatcher._check,
 }
-
-
-def _code_of(exc: KiothiError) -> str:
-    """The reply code of one of the project's errors (anything else is `internal`)."""
-    if isinstance(exc, NotFoundError | UnknownGameError):
-        return "not_found"
-    if isinstance(exc, RulesError):
-        return "illegal"
-    if isinstance(exc, BadArgumentError | StoreUsageError):
-        return "bad_args"
-    if isinstance(exc, ConflictError):
-        return "conflict"
-    return "internal"
-
-
-def _valid_id(rid: Any) -> bool:
-    if isinstance(rid, bool):
-        return False
-    if isinstance(rid, int):
-        return -_ID_MAX <= rid <= _ID_MAX
-    return isinstance(rid, str) and 0 < len(rid) <= 64
-
-
-def _is_ours(msg: dict[str, Any]) -> bool:
-    """A reply or event of this protocol (seen when a port echoes our own output)."""
-    reply = "ok" in msg and "id" in msg and ("result" in msg or "error" in msg)
-    event = isinstance(msg.get("event"), str) and ("seq" in msg or msg["event"] == "overflow")
-    return reply or event

@@ -1,0 +1,63 @@
+"""A client's session with the dispatcher: its role, subscriptions, rate limit and outbox."""
+
+from __future__ import annotations
+
+import itertools
+
+from kiothi_board.api.budget import Outbox
+from kiothi_board.hardware.clock import SystemClock
+from kiothi_board.hardware.protocols import Clock
+
+__all__ = ["RateLimiter", "Session"]
+
+
+class RateLimiter:
+    """A token bucket: `rate` requests a second on average, bursts of up to `burst`."""
+
+    def __init__(self, rate: float, burst: float, clock: Clock | None = None) -> None:
+        """A full bucket."""
+        self._rate = rate
+        self._burst = burst
+        self._clock = clock or SystemClock()
+        self._tokens = burst
+        self._last = self._clock.now()
+
+    def allow(self) -> bool:
+        """Take a token if there is one."""
+        now = self._clock.now()
+        self._tokens = min(self._burst, self._tokens + (now - self._last) * self._rate)
+        self._last = now
+        if self._tokens >= 1.0:
+            self._tokens -= 1.0
+            return True
+        return False
+
+
+class Session:
+    """One client of one transport: its role, subscriptions, rate limit and outbox."""
+
+    _ids = itertools.count(1)
+
+    def __init__(
+        self,
+        transport: str,
+        peer: str,
+        *,
+        role: str,
+        outbox: Outbox,
+        limiter: RateLimiter,
+    ) -> None:
+        """Made by `Dispatcher.open_session`."""
+        self.id = next(Session._ids)
+        self.transport = transport
+        self.peer = peer
+        self.role = role
+        self.outbox = outbox
+        self.limiter = limiter
+        self.topics: frozenset[str] = frozenset()
+        self.client: str | None = None
+        self.closed = False
+        self.locked = False  # a page of a foreign Origin: may never take control
+
+    def __repr__(self) -> str:
+        return f"Session({self.transport!r}, {self.peer!r}, role={self.role!r}, id={self.id})"
