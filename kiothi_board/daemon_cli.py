@@ -1,0 +1,201 @@
+"""`kiothi-board run`'s command line: arguments, the printed messages, the terminal view.
+
+The `Daemon` (the composition root) lives in `kiothi_board.daemon`; this module only
+parses the arguments, builds one, tells the terminal where the web page is, wires the
+simulator's terminal board and `--trace`, and runs it until a signal stops it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import signal
+import sys
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
+
+from kiothi_board.config import Config, load
+from kiothi_board.daemon import Daemon
+from kiothi_board.errors import ConfigError, KiothiError
+from kiothi_board.hardware.fakes import FakePitInput
+
+if TYPE_CHECKING:
+    from kiothi_board.sim import SimKeys, TerminalView
+
+log = logging.getLogger("kiothi_board.daemon")
+
+OnTick = Callable[[], None]
+
+
+def _sim_keys(daemon: Daemon, keys: SimKeys, key: str) -> None:
+    """Turn a terminal key into a press, a hold or a command (the simulator's board)."""
+    inputs = daemon.inputs
+    controller = daemon.controller
+    if key == "\x03":
+        daemon.stop()
+        return
+    action = keys.feed(key)
+    keys.said = None
+    try:
+        match action:
+            case ("tap", int(pit)) if isinstance(inputs, FakePitInput):
+                inputs.tap(pit)
+            case ("hold", int(pit)) if isinstance(inputs, FakePitInput):
+                inputs.hold(pit, daemon.config["board"]["hold_s"] + 0.1)
+            case ("command", "new"):
+                daemon.new_game_from_config()
+            case ("command", str(command)):
+                controller.run(command)  # the session's command table, as gestures use
+    except KiothiError as exc:
+        keys.said = str(exc)  # shown under the board, in words
+        log.info("key %r: %s (stage %s)", key, exc, controller.state()["stage"])
+
+
+def _parser() -> argparse.ArgumentParser:
+    """The arguments of `kiothi-board run`."""
+    parser = argparse.ArgumentParser(
+        prog="kiothi-board run",
+        description="Run the board daemon. Without a board attached it runs the simulator "
+        "(with a warning); --sim forces it.",
+    )
+    parser.add_argument("--config", help="TOML configuration file (default: built-in)")
+    parser.add_argument("--sim", action="store_true", help="simulated pit inputs and LED rings")
+    parser.add_argument(
+        "--state-dir",
+        help="where the game store lives (default: systemd's "
+        "$STATE_DIRECTORY or ~/.local/state/kiothi-board)",
+    )
+    parser.add_argument("--no-api", action="store_true", help="run without the API servers")
+    parser.add_argument(
+        "--autoplay",
+        type=float,
+        metavar="SECONDS",
+        help="simulator: press where the light points every SECONDS (an unattended demo)",
+    )
+    parser.add_argument("--seed", type=int, help="seed the AI and autoplay (reproducible demos)")
+    parser.add_argument(
+        "--fake-clock",
+        type=float,
+        metavar="EPOCH",
+        help="simulator: run on fake time from this wall time (UNIX seconds), moved only by "
+        "the API's sim.advance (for whole-day tests; docs/exhibition.md)",
+    )
+    parser.add_argument(
+        "--trace", action="store_true", help="print a JSON line whenever the game state changes"
+    )
+    parser.add_argument(
+        "--no-terminal",
+        action="store_true",
+        help="in the simulator, do not draw the board in this terminal",
+    )
+    return parser
+
+
+def _announce(daemon: Daemon, config: Config) -> str | None:
+    """Tell the terminal where the web page is; the address to play on (with a ticket)."""
+    play_url = daemon.web_url
+    if daemon.web_url is not None:
+        print(f"kiothi-board: the board's web page is at {daemon.web_url}", file=sys.stderr)
+        api_cfg = config["api"]
+        if daemon.simulated and daemon.api is not None:
+            # Whoever reads this terminal started the simulator: give them control of the
+            # twin with a one-time session ticket (the plain address stays read-only).
+            play_url = f"{daemon.web_url}#ticket={daemon.api.access.issue_ticket()}"
+            print(f"kiothi-board: play on the web twin: {play_url}", file=sys.stderr)
+        elif not (api_cfg["token"] or api_cfg["staff_pin"]):
+            print(
+                "kiothi-board: the page and TCP are read-only: set api.token "
+                "(kiothi-board token makes one) or api.staff_pin to play from them",
+                file=sys.stderr,
+            )
+    return play_url
+
+
+def _terminal_board(
+    daemon: Daemon, play_url: str | None
+) -> tuple[TerminalView | None, OnTick | None]:
+    """The simulator's board drawn in this terminal, when there is one: (view, on_tick)."""
+    from kiothi_board.sim import SimKeys, TerminalView, no_terminal_notice, render_board
+
+    if not TerminalView.available():
+        print(no_terminal_notice(play_url), file=sys.stderr, flush=True)
+        return None, None
+    keys = SimKeys()
+    view = TerminalView(lambda key: _sim_keys(daemon, keys, key))
+    view.start()
+    terminal = view
+
+    def on_tick() -> None:
+        frame = daemon.controller.frame()
+        state = daemon.controller.state()
+        state["url"] = play_url
+        state["said"] = keys.prompt or keys.said or state.get("said")
+        terminal.draw(render_board(frame, state))
+
+    return view, on_tick
+
+
+def _traced(daemon: Daemon, draw: OnTick | None) -> OnTick:
+    """`--trace`: print the state as resumed, then a JSON line whenever it changes."""
+    last = [daemon.trace_line()]
+    print(last[0], flush=True)  # the state as resumed, before anything else happens
+
+    def on_tick() -> None:
+        if draw is not None:
+            draw()
+        line = daemon.trace_line()
+        if line != last[0]:
+            last[0] = line
+            print(line, flush=True)
+
+    return on_tick
+
+
+def _start(args: argparse.Namespace) -> Daemon | int:
+    """Load the configuration and build the daemon, or the exit code saying why not."""
+    try:
+        config = load(args.config)
+    except ConfigError as exc:
+        print(f"kiothi-board run: {exc}", file=sys.stderr)
+        return 2
+    logging.basicConfig(
+        level=config["daemon"]["log_level"].upper(),
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    try:
+        return Daemon(
+            config,
+            sim=args.sim,
+            state_dir=args.state_dir,
+            api=not args.no_api,
+            autoplay=args.autoplay,
+            seed=args.seed,
+            fake_clock=args.fake_clock,
+        )
+    except (KiothiError, OSError) as exc:
+        print(f"kiothi-board run: {exc}", file=sys.stderr)
+        return 1
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of `kiothi-board run`."""
+    args = _parser().parse_args(argv)
+    daemon = _start(args)
+    if isinstance(daemon, int):
+        return daemon
+    signal.signal(signal.SIGTERM, daemon.stop)
+    signal.signal(signal.SIGINT, daemon.stop)
+    view: TerminalView | None = None
+    on_tick: OnTick | None = None
+    play_url = _announce(daemon, daemon.config)
+    if daemon.simulated and not args.no_terminal:
+        view, on_tick = _terminal_board(daemon, play_url)
+    if args.trace:
+        on_tick = _traced(daemon, on_tick)
+    try:
+        daemon.run(on_tick=on_tick)
+    finally:
+        if view is not None:
+            view.close()
+        daemon.close()
+    return 0
