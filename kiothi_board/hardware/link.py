@@ -27,17 +27,19 @@ from collections.abc import Callable, Sequence
 from dataclasses import fields
 from typing import Any
 
-from kiothi_board.errors import ConfigError, LinkError
+from kiothi_board.errors import LinkError
 from kiothi_board.hardware import cobs_frames as cf
 from kiothi_board.hardware.link_devices import LinkPitInput, LinkPixelSink
 from kiothi_board.hardware.link_types import (
-    UNPACKERS,
     DeviceInfo,
     LinkMessage,
     LinkState,
     LinkStats,
     MessageListener,
     StateListener,
+    check_link_args,
+    check_packet,
+    open_port,
 )
 from kiothi_board.hardware.protocols import Clock
 
@@ -76,14 +78,7 @@ class CoprocessorLink:
         retries and port reopens. Raises ConfigError for bad values and LinkError (quoting
         the port) if the port cannot be opened the first time.
         """
-        if not isinstance(port_url, str) or not port_url:
-            raise ConfigError(f"co-processor port must be a non-empty string, got {port_url!r}")
-        if not heartbeat_timeout > 0:
-            raise ConfigError(f"heartbeat_timeout must be > 0, got {heartbeat_timeout!r}")
-        if not (0 < backoff[0] <= backoff[1]):
-            raise ConfigError(
-                f"backoff must be (first, longest) with 0 < first <= longest, got {backoff!r}"
-            )
+        check_link_args(port_url, heartbeat_timeout, backoff)
         self.port_url = port_url
         self.clock = clock
         self.baud = baud
@@ -226,20 +221,9 @@ class CoprocessorLink:
     # -- port -----------------------------------------------------------------------------
 
     def _open(self) -> Any:
-        factory = self._factory
-        if factory is None:
-            import serial  # type: ignore[import-untyped]  # lazy: pyserial ships no type hints
-
-            factory = serial.serial_for_url
-        try:
-            return factory(
-                self.port_url,
-                baudrate=self.baud,
-                timeout=self._read_timeout,
-                write_timeout=self._write_timeout,
-            )
-        except Exception as exc:  # SerialException is an OSError; ValueError for a bad URL
-            raise LinkError(f"cannot open co-processor port {self.port_url!r}: {exc}") from exc
+        return open_port(
+            self._factory, self.port_url, self.baud, self._read_timeout, self._write_timeout
+        )
 
     def _close_port(self) -> None:
         port, self._port = self._port, None
@@ -330,11 +314,7 @@ class CoprocessorLink:
 
     def _on_packet(self, packet: bytes, now: float) -> None:
         try:
-            msg_type, seq, payload = cf.decode_frame(packet)
-            unpack = UNPACKERS.get(msg_type)
-            if unpack is None:  # a host-to-device type coming back: an echo, or crossed wires
-                raise cf.FrameDecodeError(cf.E_TYPE, f"unexpected {cf.TYPE_NAMES[msg_type]}")
-            unpack(payload)
+            msg_type, seq, payload = check_packet(packet)
         except cf.FrameDecodeError as exc:
             intact = exc.reason in (cf.E_VERSION, cf.E_TYPE, cf.E_LENGTH)
             self._count("dropped" if intact else "garbled")

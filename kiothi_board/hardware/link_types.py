@@ -1,15 +1,14 @@
-"""Types the co-processor link hands out: its state, device info, messages and counters.
-
-Split from `link` (which re-exports them); `UNPACKERS` is the reader's per-type payload check.
+"""Types the co-processor link hands out (state, device info, messages, counters) and its
+port and frame helpers. Split from `link`, which re-exports the types.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
-from kiothi_board.errors import LinkError
+from kiothi_board.errors import ConfigError, LinkError
 from kiothi_board.hardware import cobs_frames as cf
 
 __all__ = [
@@ -20,6 +19,9 @@ __all__ = [
     "LinkStats",
     "MessageListener",
     "StateListener",
+    "check_link_args",
+    "check_packet",
+    "open_port",
 ]
 
 LinkState = Literal["down", "up", "closed"]
@@ -81,3 +83,48 @@ class LinkStats:
     """Times a failed port was reopened."""
     handshakes: int = 0
     """HELLO_ACKs accepted (the first one included)."""
+
+
+def check_link_args(port_url: str, heartbeat_timeout: float, backoff: tuple[float, float]) -> None:
+    """Raise ConfigError for a bad `CoprocessorLink` port, heartbeat timeout or backoff."""
+    if not isinstance(port_url, str) or not port_url:
+        raise ConfigError(f"co-processor port must be a non-empty string, got {port_url!r}")
+    if not heartbeat_timeout > 0:
+        raise ConfigError(f"heartbeat_timeout must be > 0, got {heartbeat_timeout!r}")
+    if not (0 < backoff[0] <= backoff[1]):
+        raise ConfigError(
+            f"backoff must be (first, longest) with 0 < first <= longest, got {backoff!r}"
+        )
+
+
+def open_port(
+    factory: Callable[..., Any] | None,
+    port_url: str,
+    baud: int,
+    read_timeout: float,
+    write_timeout: float,
+) -> Any:
+    """Open `port_url` with `factory` (default pyserial's `serial_for_url`); LinkError if not."""
+    if factory is None:
+        import serial  # type: ignore[import-untyped]  # lazy: pyserial ships no type hints
+
+        factory = serial.serial_for_url
+    try:
+        return factory(
+            port_url,
+            baudrate=baud,
+            timeout=read_timeout,
+            write_timeout=write_timeout,
+        )
+    except Exception as exc:  # SerialException is an OSError; ValueError for a bad URL
+        raise LinkError(f"cannot open co-processor port {port_url!r}: {exc}") from exc
+
+
+def check_packet(packet: bytes) -> tuple[int, int, bytes]:
+    """Decode one packet and check its payload: (type, seq, payload); FrameDecodeError if bad."""
+    msg_type, seq, payload = cf.decode_frame(packet)
+    unpack = UNPACKERS.get(msg_type)
+    if unpack is None:  # a host-to-device type coming back: an echo, or crossed wires
+        raise cf.FrameDecodeError(cf.E_TYPE, f"unexpected {cf.TYPE_NAMES[msg_type]}")
+    unpack(payload)
+    return msg_type, seq, payload
