@@ -12,10 +12,8 @@ delimiter. The link is `up` after a HELLO/HELLO_ACK handshake and goes `down` (w
 sends STATUS every 100 ms — or the port fails. While down it re-sends HELLO, and reopens a
 failed port, with exponential backoff; it comes back up on the next HELLO_ACK.
 
-Two adapters share one link: `LinkPitInput` (a `PitInput`: raw levels into the same
-`DebouncedInputs` the GPIO driver uses, so events are identical) and `LinkPixelSink` (a
-`PixelSink`: `RingLayout.to_chain`, the current limiter, LEDS chunks). Close them before the
-link: `LinkPixelSink.close()` still needs the link to send its black frame.
+The pit input and LED sink on a link live in `link_devices` (re-exported here); the state,
+message and counter types in `link_types`.
 
 Time: heartbeat deadlines, HELLO retries and input stamps use the injected clock; only the
 reader's read timeout and the reopen backoff sleep in real time (they are waits, not stamps).
@@ -26,15 +24,24 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, fields
-from typing import Any, Literal
+from dataclasses import fields
+from typing import Any
 
-from kiothi_board.errors import ConfigError, LinkError
+from kiothi_board.errors import LinkError
 from kiothi_board.hardware import cobs_frames as cf
-from kiothi_board.hardware.chain import LimitedChain
-from kiothi_board.hardware.edges import QueuedPitInput
-from kiothi_board.hardware.layout import RingLayout
-from kiothi_board.hardware.protocols import Clock, Frame
+from kiothi_board.hardware.link_devices import LinkPitInput, LinkPixelSink
+from kiothi_board.hardware.link_types import (
+    DeviceInfo,
+    LinkMessage,
+    LinkState,
+    LinkStats,
+    MessageListener,
+    StateListener,
+    check_link_args,
+    check_packet,
+    open_port,
+)
+from kiothi_board.hardware.protocols import Clock
 
 __all__ = [
     "CoprocessorLink",
@@ -47,66 +54,6 @@ __all__ = [
 ]
 
 log = logging.getLogger(__name__)
-
-LinkState = Literal["down", "up", "closed"]
-
-MessageListener = Callable[["LinkMessage"], None]
-StateListener = Callable[[LinkState, LinkError | None], None]
-
-_UNPACK: dict[int, Callable[[bytes], object]] = {
-    cf.HELLO_ACK: cf.unpack_hello_ack,
-    cf.INPUT: cf.unpack_input,
-    cf.STATUS: cf.unpack_status,
-    cf.ERROR: cf.unpack_error,
-}
-"""Device-to-host messages and the check of their payloads (unpack raises on a short one)."""
-
-
-@dataclass(frozen=True, slots=True)
-class DeviceInfo:
-    """What the firmware reported in its HELLO_ACK."""
-
-    protocol: int
-    firmware: tuple[int, int, int]
-    pits: int
-    controls: int
-    leds_per_ring: int
-
-
-@dataclass(frozen=True, slots=True)
-class LinkMessage:
-    """One intact device-to-host frame; `time` is the link clock when it was read."""
-
-    type: int
-    seq: int
-    payload: bytes
-    time: float
-
-
-@dataclass(frozen=True, slots=True)
-class LinkStats:
-    """Counters of a link since it was created (a snapshot)."""
-
-    frames_ok: int = 0
-    """Intact frames received (any type)."""
-    garbled: int = 0
-    """Packets rejected by COBS, length or CRC checks, and overruns (no delimiter in time)."""
-    dropped: int = 0
-    """Intact frames not acted on: unknown version or type, short payload, or read while down."""
-    seq_gaps: int = 0
-    """Device frames missing by sequence number (lost, or garbled and dropped)."""
-    sent: int = 0
-    """Frames written to the port."""
-    unsent: int = 0
-    """Frames not written: port closed, reopening, or the write failed."""
-    device_errors: int = 0
-    """ERROR frames from the device (it saw something bad from us)."""
-    heartbeat_losses: int = 0
-    """Times the link went down because the device fell silent."""
-    reconnects: int = 0
-    """Times a failed port was reopened."""
-    handshakes: int = 0
-    """HELLO_ACKs accepted (the first one included)."""
 
 
 class CoprocessorLink:
@@ -131,14 +78,7 @@ class CoprocessorLink:
         retries and port reopens. Raises ConfigError for bad values and LinkError (quoting
         the port) if the port cannot be opened the first time.
         """
-        if not isinstance(port_url, str) or not port_url:
-            raise ConfigError(f"co-processor port must be a non-empty string, got {port_url!r}")
-        if not heartbeat_timeout > 0:
-            raise ConfigError(f"heartbeat_timeout must be > 0, got {heartbeat_timeout!r}")
-        if not (0 < backoff[0] <= backoff[1]):
-            raise ConfigError(
-                f"backoff must be (first, longest) with 0 < first <= longest, got {backoff!r}"
-            )
+        check_link_args(port_url, heartbeat_timeout, backoff)
         self.port_url = port_url
         self.clock = clock
         self.baud = baud
@@ -281,20 +221,9 @@ class CoprocessorLink:
     # -- port -----------------------------------------------------------------------------
 
     def _open(self) -> Any:
-        factory = self._factory
-        if factory is None:
-            import serial  # type: ignore[import-untyped]  # lazy: pyserial ships no type hints
-
-            factory = serial.serial_for_url
-        try:
-            return factory(
-                self.port_url,
-                baudrate=self.baud,
-                timeout=self._read_timeout,
-                write_timeout=self._write_timeout,
-            )
-        except Exception as exc:  # SerialException is an OSError; ValueError for a bad URL
-            raise LinkError(f"cannot open co-processor port {self.port_url!r}: {exc}") from exc
+        return open_port(
+            self._factory, self.port_url, self.baud, self._read_timeout, self._write_timeout
+        )
 
     def _close_port(self) -> None:
         port, self._port = self._port, None
@@ -385,11 +314,7 @@ class CoprocessorLink:
 
     def _on_packet(self, packet: bytes, now: float) -> None:
         try:
-            msg_type, seq, payload = cf.decode_frame(packet)
-            unpack = _UNPACK.get(msg_type)
-            if unpack is None:  # a host-to-device type coming back: an echo, or crossed wires
-                raise cf.FrameDecodeError(cf.E_TYPE, f"unexpected {cf.TYPE_NAMES[msg_type]}")
-            unpack(payload)
+            msg_type, seq, payload = check_packet(packet)
         except cf.FrameDecodeError as exc:
             intact = exc.reason in (cf.E_VERSION, cf.E_TYPE, cf.E_LENGTH)
             self._count("dropped" if intact else "garbled")
@@ -509,188 +434,3 @@ class CoprocessorLink:
                 listener(state, error)
             except Exception:
                 log.exception("co-processor state listener %r failed", listener)
-
-
-class LinkPitInput(QueuedPitInput):
-    """A `PitInput` on a co-processor link: raw levels from INPUT and STATUS, debounced here.
-
-    INPUT frames bring edges; every STATUS carries all levels, and any slot whose level
-    differs from the last one seen is fed as an edge then — so a lost INPUT costs at most
-    one heartbeat (100 ms) of latency, never a stuck or missing press. As in
-    `GpioPitInput`, the reader thread only queues `(slot, level, time)` stamped with the
-    injected clock; `poll()` runs the debouncers and calls the handler in its own thread.
-    """
-
-    def __init__(
-        self,
-        link: CoprocessorLink,
-        *,
-        clock: Clock | None = None,
-        controls: int = 4,
-        debounce: float = 0.02,
-        hold_time: float | Sequence[float] = 1.0,
-        stuck_time: float | None = 30.0,
-        sensor: bool = False,
-        notify: Callable[[], None] | None = None,
-    ) -> None:
-        """Listen on `link` (not owned: close it yourself) for 20 pits and `controls` buttons.
-
-        `clock` defaults to the link's. Other arguments as for `GpioPitInput`; `notify` is
-        called from the reader thread after each queued edge so a loop can `poll()` at once.
-        """
-        if not (isinstance(controls, int) and 0 <= controls <= 4):
-            raise ConfigError(f"controls must be 0…4, got {controls!r}")
-        self.link = link
-        super().__init__(
-            controls=controls,
-            clock=clock or link.clock,
-            debounce=debounce,
-            hold_time=hold_time,
-            stuck_time=stuck_time,
-            sensor=sensor,
-            notify=notify,
-        )
-        self._levels = [False] * len(self._bank)
-        self.healed = 0
-        """Edges first learnt from a STATUS heartbeat (their INPUT frame was lost)."""
-        link.add_listener(self._on_message)
-
-    def _on_message(self, message: LinkMessage) -> None:
-        if message.type == cf.INPUT:
-            slot, level, _ms = cf.unpack_input(message.payload)
-            changes = [(slot, bool(level))] if slot < len(self._levels) else []
-            healing = False
-        elif message.type == cf.STATUS:
-            mask = cf.unpack_status(message.payload)[0]
-            changes = [(slot, bool(mask >> slot & 1)) for slot in range(len(self._levels))]
-            healing = True
-        else:
-            return
-        with self._lock:
-            edges = [(slot, level) for slot, level in changes if self._levels[slot] != level]
-            for slot, level in edges:
-                self._levels[slot] = level
-            if healing:
-                self.healed += len(edges)
-        self._queue(edges)
-
-    def close(self) -> None:
-        """Stop listening (the link stays open); idempotent."""
-        if self._close_queue():
-            self.link.remove_listener(self._on_message)
-
-    def __repr__(self) -> str:
-        return f"LinkPitInput({self.link!r}, controls={self._bank.controls!r})"
-
-
-class LinkPixelSink(LimitedChain):
-    """A `PixelSink` whose chain hangs off the co-processor.
-
-    Frames are mapped with the `RingLayout`, current-limited for `brightness` (which the
-    device applies, like the NeoPixel library's global brightness) and sent as LEDS chunks.
-    While the link is down frames are only remembered: a display must not stall or crash
-    on a USB hiccup. When the link comes (back) up the brightness and the latest frame are
-    sent again, so a rebooted co-processor shows the board as it should be.
-    """
-
-    def __init__(
-        self,
-        link: CoprocessorLink,
-        layout: RingLayout,
-        *,
-        brightness: float = 0.3,
-        max_brightness: float = 0.5,
-        supply_milliamps: float | None = 3000.0,
-    ) -> None:
-        """Drive the chain behind `link` (not owned: close this sink first, then the link).
-
-        `brightness`, `max_brightness` and `supply_milliamps` mean what they mean for
-        `NeoPixelRings`. Raises ConfigError for bad values.
-        """
-        super().__init__(
-            layout,
-            brightness=brightness,
-            max_brightness=max_brightness,
-            supply_milliamps=supply_milliamps,
-        )
-        self.link = link
-        self._lock = threading.Lock()
-        self._closed = False
-        self._last: bytes = bytes(3 * layout.total_leds)
-        self.unsent_frames = 0
-        """Frames shown while the link was down (remembered, sent on reconnect if latest)."""
-        link.add_state_listener(self._on_state)
-        if link.is_up:
-            self._on_state("up", None)
-
-    def set_brightness(self, value: float) -> None:
-        """Change the global brightness (capped at `max_brightness`) and send it if up."""
-        checked = self._check_brightness(value)
-        with self._lock:
-            self._brightness = checked
-            if self._closed:
-                return
-        self._send(lambda: self.link.send_brightness(round(checked * 255)))
-
-    def show(self, frame: Frame) -> None:
-        """Map, current-limit and send one frame; remembered only while the link is down."""
-        with self._lock:
-            if self._closed:
-                return
-            rgb = bytes(v for colour in self._chain(frame) for v in colour)
-            self._last = rgb
-        if not self._send(lambda: self.link.send_leds(rgb)):
-            self.unsent_frames += 1
-
-    def _send(self, action: Callable[[], None]) -> bool:
-        if not self.link.is_up:
-            return False
-        try:
-            action()
-        except LinkError as exc:  # the link reports itself down and resends on reconnect
-            log.debug("LED frame not sent: %s", exc)
-            return False
-        return True
-
-    def _on_state(self, state: LinkState, error: LinkError | None) -> None:
-        if state != "up":
-            return
-        device = self.link.device
-        if device is not None and device.leds_per_ring != self.layout.leds_per_ring:
-            log.error(
-                "co-processor on %r drives %d LEDs per ring but the layout has %d: "
-                "fix the firmware's config.py or [leds] leds_per_ring",
-                self.link.port_url,
-                device.leds_per_ring,
-                self.layout.leds_per_ring,
-            )
-        with self._lock:
-            if self._closed:
-                return
-            rgb, level = self._last, round(self._brightness * 255)
-        self._send(lambda: self.link.send_brightness(level))
-        self._send(lambda: self.link.send_leds(rgb))
-
-    def close(self) -> None:
-        """Send one black frame (if the link is up) and stop; idempotent."""
-        with self._lock:
-            if self._closed:
-                return
-            self._closed = True
-            self._last = bytes(3 * self.layout.total_leds)
-        self.link.remove_state_listener(self._on_state)
-        self._send(lambda: self.link.send_leds(bytes(3 * self.layout.total_leds)))
-
-    @property
-    def closed(self) -> bool:
-        """Whether `close()` has been called."""
-        return self._closed
-
-    def __enter__(self) -> LinkPixelSink:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    def __repr__(self) -> str:
-        return f"LinkPixelSink({self.link!r}, {self.layout!r}, brightness={self._brightness!r})"
