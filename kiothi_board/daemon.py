@@ -110,9 +110,10 @@ class Daemon:
             )
             game = config["game"]
             draw_into: PixelSink = self.sink
-            if config["exhibit"]["enabled"]:
-                self.exhibition = self._make_exhibition(seed or 0)
-                draw_into = self.exhibition.director.sink
+            # Always built, so staff can switch exhibition mode on at run time
+            # (`exhibit.set`); off, the director passes presses and frames straight through.
+            self.exhibition = self._make_exhibition(seed or 0)
+            draw_into = self.exhibition.director.sink
             self.controller = Controller(
                 sink=draw_into,
                 clock=self.clock,
@@ -155,7 +156,7 @@ class Daemon:
             if self.link is not None:
                 self.exhibition.watch_link(self.link)
             handler = self.exhibition.director.handle_event
-        else:
+        if self.exhibition is None or not self.exhibition.director.enabled:
             game = self.config["game"]
             open_game(
                 self.controller,

@@ -129,6 +129,7 @@ class Exhibition:
             attract_brightness=float(ex["attract_brightness"]),
             quiet_brightness=float(ex["quiet_brightness"]),
             closed=ex["closed"],
+            enabled=bool(ex["enabled"]),
         )
         director = Director(
             settings,
@@ -166,6 +167,11 @@ class Exhibition:
 
     def status(self) -> dict[str, Any]:
         """The director's phase, countdown and schedule."""
+        return self.director.status()
+
+    def set_enabled(self, on: bool) -> dict[str, Any]:
+        """Switch exhibition mode on or off (until the next start: the config decides then)."""
+        self.director.set_enabled(on)
         return self.director.status()
 
     # ------------------------------------------------------------------ curators

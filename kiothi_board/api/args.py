@@ -57,6 +57,12 @@ class Args:
     def opt_choice(self, key: str, options: tuple[str, ...]) -> str | None:
         return None if self._get(key) is None else self.choice(key, options)
 
+    def boolean(self, key: str) -> bool:
+        value = self._get(key)
+        if not isinstance(value, bool):
+            raise self._bad(key, "true or false")
+        return value
+
     def opt_bool(self, key: str) -> bool | None:
         value = self._get(key)
         if value is not None and not isinstance(value, bool):

@@ -1,9 +1,10 @@
-"""The exhibition's doors in the API: `stats`, `exhibit`, `/metrics`, `/stats.csv`, and the
-fake-time simulator's `sim.*` commands.
+"""The exhibition's doors in the API: `stats`, `exhibit`, `exhibit.set`, `/metrics`,
+`/stats.csv`, and the fake-time simulator's `sim.*` commands.
 
-Who may use them: `stats`, `/metrics` and `/stats.csv` are staff only (the control role:
-the token, or a trusted door); `exhibit` (the phase, the countdown) is public, as the page
-shows the countdown to visitors. `sim.advance`, `sim.press` and `sim.hold` exist only when
+Who may use them: `stats`, `/metrics`, `/stats.csv` and `exhibit.set` (exhibition mode on
+or off until the next start) are staff only (the control role: the token, or a trusted
+door); `exhibit` (the phase, the countdown) is public, as the page shows the countdown to
+visitors. `sim.advance`, `sim.press` and `sim.hold` exist only when
 the daemon runs with `--fake-clock` (see docs/exhibition.md, "Fake time").
 """
 
@@ -34,6 +35,8 @@ class ExhibitDoors(Protocol):
     def health(self) -> dict[str, Any]: ...
 
     def status(self) -> dict[str, Any]: ...
+
+    def set_enabled(self, on: bool) -> dict[str, Any]: ...
 
 
 class SimDoors(Protocol):
@@ -78,7 +81,13 @@ def install(server: ApiServer, exhibit: ExhibitDoors, sim: SimDoors | None = Non
         a.done()
         return {"exhibit": exhibit.status()}
 
+    def switch(a: CommandArgs) -> dict[str, Any]:
+        on = a.boolean("enabled")
+        a.done()
+        return {"exhibit": exhibit.set_enabled(on)}
+
     dispatcher.add_command("stats", stats, control=True)
+    dispatcher.add_command("exhibit.set", switch, control=True)
     dispatcher.add_command("exhibit", status, control=False)
     dispatcher.add_health("exhibit", exhibit.health)
     server.metrics_source = exhibit.report

@@ -14,9 +14,8 @@ import json
 import logging
 import random
 import threading
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import Any, Protocol
+from collections.abc import Sequence
+from typing import Any
 
 from kiothi_board.errors import KiothiError
 from kiothi_board.exhibit.attendant import (
@@ -26,10 +25,10 @@ from kiothi_board.exhibit.attendant import (
     Forward,
     OfferHint,
     StartGame,
-    Timing,
 )
 from kiothi_board.exhibit.attract import AttractLoop, ClosedGlow, Countdown, Invitation, dim
 from kiothi_board.exhibit.health import RateMeter
+from kiothi_board.exhibit.ports import Clock, ExhibitSettings, GameControl
 from kiothi_board.exhibit.reset import ResetPicture
 from kiothi_board.exhibit.schedule import Moment, Schedule
 from kiothi_board.guide import Renderer, Ring
@@ -37,51 +36,9 @@ from kiothi_board.hardware.protocols import Frame, InputEvent, PixelSink
 from kiothi_board.rules import GameRecord, parse_record, pit_name
 from kiothi_board.store.base import CountStore, GameStore
 
-__all__ = ["Director", "ExhibitSettings", "GameControl"]
+__all__ = ["Clock", "Director", "ExhibitSettings", "GameControl"]
 
 log = logging.getLogger(__name__)
-
-
-class Clock(Protocol):
-    """Monotonic `now()` for timers, `wall()` (epoch seconds) for schedules and days."""
-
-    def now(self) -> float: ...
-
-    def wall(self) -> float: ...
-
-
-class GameControl(Protocol):
-    """What the director needs of the game controller."""
-
-    def new_game(
-        self, mode: Any = ..., sides: str = ..., level: Any = ..., pace: Any = ...,
-        variant: Any = ..., *, long_move_laps: int = ...,
-    ) -> int: ...  # fmt: skip
-
-    def abandon(self) -> None: ...
-
-    def hint(self) -> None: ...
-
-    def handle_event(self, event: InputEvent) -> None: ...
-
-    def state(self) -> dict[str, Any]: ...
-
-    def add_listener(self, listener: Callable[[dict[str, Any]], None]) -> None: ...
-
-
-@dataclass(frozen=True, slots=True)
-class ExhibitSettings:
-    """The `[exhibit]` section, as plain values (the daemon reads the config)."""
-
-    timing: Timing
-    level: Any = 1
-    pace: str = "step"
-    variant: str = ""
-    long_move_laps: int = 30
-    attract_brightness: float = 0.4
-    quiet_brightness: float = 0.3
-    closed: str = "glow"  # or "dark"
-    replays: int = 5
 
 
 class _Sink:
@@ -144,6 +101,7 @@ class Director:
         self._last_guide: tuple[object, str] | None = None
         self._last_out: list[Ring] | None = None
         self._dimmed: dict[tuple[Ring, float], Ring] = {}
+        self.enabled = settings.enabled
 
     # ------------------------------------------------------------------ wiring
     def attach(self, controller: GameControl) -> None:
@@ -161,21 +119,37 @@ class Director:
         self._load_replays()
 
     def _load_totals(self) -> None:
-        from kiothi_board.exhibit.stats import outcome, stored_games
+        from kiothi_board.exhibit.stats import stored_totals
 
-        for row in stored_games(self._store):
-            self.totals["started"] += 1
-            how = outcome(row)
-            if how == "abandoned":
-                self.totals["abandoned"] += 1
-            elif how != "playing":
-                self.totals["finished"] += 1
-        if self._counts is not None:
-            for counts in self._counts.get_counts("0000-01-01", "9999-12-31").values():
-                for p in range(20):
-                    self.presses[p] += counts.get(f"press.{pit_name(p)}", 0)
-                for key in self.faults:
-                    self.faults[key] += counts.get(key, 0)
+        games, counts = stored_totals(self._store)
+        for key in self.totals:
+            self.totals[key] += games[key]
+        for p in range(20):
+            self.presses[p] += counts.get(f"press.{pit_name(p)}", 0)
+        for key in self.faults:
+            self.faults[key] += counts.get(key, 0)
+
+    def set_enabled(self, on: bool) -> None:
+        """Switch exhibition mode on or off while the board runs (staff only, via the API).
+
+        Off, the director steps aside: presses go straight to the game, the game's frames
+        straight to the rings; it still counts what curators count. On, it takes over
+        where the board is: a game in progress plays on, otherwise the attract loop.
+        """
+        with self._lock:
+            if on == self.enabled:
+                return
+            self.enabled = on
+            now = self._clock.now()
+            if on:
+                self.attendant = Attendant(
+                    self.settings.timing, now, playing=self._game_open, is_open=self._moment.open
+                )
+                self._showing_game = False
+                self._draw()
+            elif self._last_game_frame is not None:
+                self._show(self._last_game_frame, 1.0)
+            log.warning("exhibit: exhibition mode switched %s", "on" if on else "off")
 
     def _load_replays(self) -> None:
         """A few recent finished games for the attract loop to replay."""
@@ -208,6 +182,9 @@ class Director:
                 self._count({f"press.{pit_name(event.pit)}": 1})
             elif event.kind == "stuck":
                 self.input_fault()
+            if not self.enabled:
+                self._act([Forward(event)])
+                return
             actions = self.attendant.on_input(event, self._clock.now())
             self._act(actions)
             self._draw()
@@ -312,6 +289,8 @@ class Director:
         with self._lock:
             now = self._clock.now()
             self._moment = self.schedule.at(self._clock.wall())
+            if not self.enabled:
+                return
             state = self._controller.state() if self._controller is not None else {}
             human = bool(state.get("expect")) or (
                 state.get("stage") in ("open", "turn") and not state.get("ai_to_move")
@@ -322,7 +301,9 @@ class Director:
     def _game_frame(self, frame: Frame) -> None:
         with self._lock:
             self._last_game_frame = [tuple(r) for r in frame]
-            if self.attendant.phase == "playing":
+            if not self.enabled:
+                self._show(frame, 1.0)
+            elif self.attendant.phase == "playing":
                 self._show(frame, self._moment.brightness)
             elif self.attendant.phase == "reset":
                 board = (self._controller.state() if self._controller else {}).get("board")
@@ -391,7 +372,8 @@ class Director:
             left = self.attendant.countdown_left(now)
             m = self._moment
             return {
-                "phase": self.attendant.phase,
+                "enabled": self.enabled,
+                "phase": self.attendant.phase if self.enabled else "off",
                 "countdown": None if left is None else round(left, 1),
                 "open": m.open,
                 "quiet": m.quiet,

@@ -23,7 +23,7 @@ from typing import Any
 
 from kiothi_board.exhibit.schedule import Schedule
 from kiothi_board.rules import pit_name
-from kiothi_board.store.base import GameStore
+from kiothi_board.store.base import CountStore, GameStore
 
 __all__ = [
     "COUNTERS",
@@ -34,6 +34,7 @@ __all__ = [
     "game_row",
     "outcome",
     "stored_games",
+    "stored_totals",
     "tally",
     "to_csv",
     "totals",
@@ -108,6 +109,24 @@ def stored_games(store: GameStore, since: float = 0.0, page: int = 200) -> list[
         if len(batch) < page:
             return out[::-1]
         offset += page
+
+
+def stored_totals(store: GameStore) -> tuple[dict[str, int], dict[str, int]]:
+    """Every stored game counted (started, finished, abandoned) and every counter summed."""
+    games = {"started": 0, "finished": 0, "abandoned": 0}
+    for row in stored_games(store):
+        games["started"] += 1
+        how = outcome(row)
+        if how == "abandoned":
+            games["abandoned"] += 1
+        elif how != "playing":
+            games["finished"] += 1
+    counts: dict[str, int] = {}
+    if isinstance(store, CountStore):
+        for day in store.get_counts("0000-01-01", "9999-12-31").values():
+            for key, n in day.items():
+                counts[key] = counts.get(key, 0) + n
+    return games, counts
 
 
 def outcome(row: GameRow) -> str:

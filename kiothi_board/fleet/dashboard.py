@@ -3,7 +3,7 @@
 The page shows a tile per board (a live mini-twin, online/offline, health, today's
 statistics, alerts); a click opens that board's full view. Without the staff token the
 page is read-only; with it (typed once into the page, checked in constant time, failures
-slowed down) staff may start a new game and set the brightness.
+slowed down) staff may start a new game, switch exhibition mode on or off and set the brightness.
 The server checks `Host` and the WebSocket's `Origin` against the names it serves, so a
 page on another site cannot reach it through DNS rebinding.
 """
@@ -43,9 +43,17 @@ _HEADERS = {
     "Cache-Control": "no-cache",
 }
 
+
 # Staff actions: the page's name -> (board command, how to build its args from `value`).
+def _on_off(value: object) -> dict[str, Any]:
+    if not isinstance(value, bool):
+        raise ValueError(f"exhibit: the value must be true or false, got {str(value)[:20]!r}")
+    return {"enabled": value}
+
+
 ACTIONS: dict[str, tuple[str, Any]] = {
     "new_game": ("new_game", lambda v: {}),
+    "exhibit": ("exhibit.set", _on_off),
     "brightness": ("settings.set", lambda v: {"brightness": min(1.0, max(0.0, float(v)))}),
 }
 

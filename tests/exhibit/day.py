@@ -393,6 +393,8 @@ class Day:
             return None
         if st["stage"] == "open":
             return "hold"  # a hold on an own pit passes the opening (R3)
+        if st["stage"] == "set":
+            return "hold"  # a long move: the words say "set the pits, then hold any pit"
         return str(self.rng.choice(st["legal"]))
 
     def walk_away(self) -> None:

@@ -127,6 +127,7 @@ def test_broker_restart_and_a_killed_board(
             )  # the autoplayed game moves on: the tile updates live
             _restart_broker(broker, boards, hub)
             page.wait_for_function("document.querySelectorAll('.tile .status.online').length === 3")
+            _staff_switch_exhibition(page, hub)
             ARTIFACTS.mkdir(exist_ok=True)
             page.screenshot(path=str(ARTIFACTS / "fleet-dashboard.png"), full_page=True)
             killed_at = time.monotonic()
@@ -146,6 +147,35 @@ def test_broker_restart_and_a_killed_board(
     finally:
         dash.close()
     assert boards[0].alive() and boards[1].alive()
+
+
+def _exhibit(hub: FleetHub, board: str) -> dict[str, Any]:
+    view = hub.board(board) or {}
+    ex = (view.get("health") or {}).get("exhibit")
+    return ex if isinstance(ex, dict) else {}
+
+
+def _staff_switch_exhibition(page: Any, hub: FleetHub) -> None:
+    """Staff sign in on the page and switch b2's exhibition mode on, then off again."""
+    wait_until(lambda: _exhibit(hub, "b2").get("phase") == "off", 10, "b2 reports its mode")
+    page.click(".tile[data-board=b2]")
+    assert not page.is_visible("[data-action=exhibit]"), "read-only without the token"
+    page.click("#detail-close")
+    page.fill("#token", STAFF_TOKEN)
+    page.press("#token", "Enter")
+    page.wait_for_function("document.body.innerText.includes('staff actions are on')")
+    page.click(".tile[data-board=b2]")
+    page.click("[data-action=exhibit][data-value=true]")
+    wait_until(lambda: _exhibit(hub, "b2").get("enabled") is True, 10, "b2's exhibition on")
+    page.wait_for_function(
+        "document.querySelector('.tile[data-board=b2]').innerText.includes('exhibition')"
+        " && !document.querySelector('.tile[data-board=b2]').innerText.includes('exhibition off')"
+    )
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "fleet-dashboard-exhibition-on.png"), full_page=True)
+    page.click("[data-action=exhibit][data-value=false]")
+    wait_until(lambda: _exhibit(hub, "b2").get("enabled") is False, 10, "b2's exhibition off")
+    page.click("#detail-close")
 
 
 def _restart_broker(broker: Broker, boards: list[BoardProcess], hub: FleetHub) -> None:

@@ -49,6 +49,7 @@
     const today = (b.stats && b.stats.today) || {};
     if (today.games) add("games today", String(today.games.started));
     const ex = (b.health && b.health.exhibit) || {};
+    if (typeof ex.phase === "string") add("exhibition", ex.enabled ? ex.phase : "off");
     if (typeof ex.cpu_temperature === "number") add("CPU", ex.cpu_temperature.toFixed(0) + " °C");
     if (b.age !== null && b.age !== undefined) add("heard", b.age + " s ago");
     return f;
@@ -84,11 +85,24 @@
     if (open) fillDetail(boards.get(open));
   }
 
+  // A value for people: nested figures as "key value · key value", not raw JSON.
+  function readable(v) {
+    if (v === null || v === undefined) return "—";
+    if (Array.isArray(v)) return v.length > 12 ? v.length + " values" : v.map(readable).join(", ");
+    if (typeof v !== "object") return String(v);
+    const parts = [];
+    for (const [k, x] of Object.entries(v)) {
+      if (x === null || x === undefined) continue;
+      parts.push(k + " " + (typeof x === "object" && !Array.isArray(x) ? "{…}" : readable(x)));
+    }
+    return parts.join(" · ") || "—";
+  }
+
   function dl(target, obj) {
     target.replaceChildren();
     for (const [k, v] of Object.entries(obj || {})) {
       target.appendChild(el("dt", "", k));
-      target.appendChild(el("dd", "", typeof v === "object" ? JSON.stringify(v) : String(v)));
+      target.appendChild(el("dd", "", readable(v)));
     }
   }
 
