@@ -26,9 +26,9 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from kiothi_board.ai.novice import NovicePlayer
 from kiothi_board.ai.player import AIPlayer, Hint, Level
 from kiothi_board.ai.search import Iteration
+from kiothi_board.ai.specs import plain_player
 from kiothi_board.hardware.protocols import Clock
 from kiothi_board.rules import ROW, Position, Side, pit_name
 
@@ -189,12 +189,7 @@ class AdaptivePlayer(AIPlayer):
         if p is None:
             spec = RUNGS[rung]
             seed = self.seed * 10 + rung
-            if spec == "steer":
-                p = SteerPlayer(seed)
-            elif spec.startswith("novice:"):
-                p = NovicePlayer(spec.split(":", 1)[1], seed)
-            else:
-                p = AIPlayer(spec.split(":", 1)[1], seed, clock=self.clock)
+            p = SteerPlayer(seed) if spec == "steer" else plain_player(spec, seed, clock=self.clock)
             self._rungs[rung] = p
         return p
 
