@@ -218,3 +218,52 @@ def test_operator_page_charts_the_day(day: tuple[Day, float]) -> None:
             assert not errors, errors
         finally:
             browser.close()
+
+
+def test_the_twin_page_shows_what_the_rings_show(day: tuple[Day, float]) -> None:
+    """A visitor's page: the resting board, the attract loop, the countdown, in words and LEDs.
+
+    Runs last: it moves the day's clock on to the next morning."""
+    import playwright.sync_api as playwright
+
+    from tests.api.helpers import ARTIFACTS
+    from tests.api.test_web import ARGS, CHROMIUM
+
+    d, _ = day
+    leds = "[...document.querySelectorAll('#board [data-pit]')].map(p => p.dataset.leds).join()"
+    with playwright.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, timeout=15_000)
+        try:
+            page = browser.new_page(viewport={"width": 390, "height": 844}, bypass_csp=True)
+            page.set_default_timeout(10_000)
+            errors: list[str] = []
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.goto(d.board.web_url)
+            assert d.phase() == "reset", "the day's last game still asks for the reset"
+            page.wait_for_function(
+                "document.querySelector('#cue').textContent.startsWith('Reset to the start')"
+            )
+            d.confirm_reset()  # the staff at closing time
+            assert d.phase() == "closed"
+            page.wait_for_function("document.querySelector('#cue').textContent.includes('resting')")
+            d.idle_until(d.t + 14.2 * 3600)  # 09:12 the next morning: open again
+            d.confirm_reset()
+            assert d.phase() == "attract"
+            page.wait_for_function(
+                "document.querySelector('#cue').textContent.startsWith('Press any pit')"
+            )
+            first = page.evaluate(leds)
+            d.advance(3.0, step=0.1)  # the attract loop moves on the rings, and on the page
+            page.wait_for_function(f"{leds} !== {first!r}")
+            d.advance(4.0, step=0.5, press="S3")  # a visitor: a game against the AI
+            assert d.phase() == "playing"
+            d.advance(62.0, step=1.0)  # and walks away: the countdown
+            assert d.phase() == "countdown"
+            page.wait_for_function(
+                "document.querySelector('#cue').textContent.startsWith('Still playing?')"
+            )
+            ARTIFACTS.mkdir(exist_ok=True)
+            page.screenshot(path=str(ARTIFACTS / "exhibition-twin-countdown.png"))
+            assert not errors, errors
+        finally:
+            browser.close()
