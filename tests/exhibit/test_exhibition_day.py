@@ -21,7 +21,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from tests.exhibit.day import PITS, TOKEN, ZONE, BoardProcess, Crowd, Day
+from tests.exhibit.day import PIN, PITS, TOKEN, ZONE, BoardProcess, Crowd, Day
 
 SEED = 12
 START = dt.datetime(2026, 5, 29, 7, 0, tzinfo=ZoneInfo(ZONE)).timestamp()
@@ -116,10 +116,10 @@ def test_a_simulated_exhibition_day(day: tuple[Day, float]) -> None:
     assert {"closed", "attract", "playing", "countdown", "reset"} <= d.phases
     assert max(d.countdowns) <= 15 and min(d.countdowns) < 5
     assert len(d.killed_at) == 3
-    # The issue asks for under 5 MB; this build measures 6.5-8 MB, added in steps during
-    # long games against the AI (not yet explained; see the issue note). This bound
-    # catches a real leak (tens of MB over a day) without claiming the 5 MB.
-    assert rss_growth < 12 * 1024
+    # Memory flat: under 5 MB of growth after the process's first hour (measured 2.8 MB
+    # here, idle or with three CPU hogs beside it: the warm-up of a process whose first
+    # game comes after its first hour; `kiothi-board bench exhibit` runs days for the slope).
+    assert rss_growth < 5 * 1024
     assert wall < 90, f"the day took {wall:.1f} s"
 
 
@@ -188,11 +188,17 @@ def test_operator_page_charts_the_day(day: tuple[Day, float]) -> None:
             # wait_for_function evaluates strings, which the page's CSP forbids (as in test_web).
             page = browser.new_page(viewport={"width": 800, "height": 1400}, bypass_csp=True)
             page.set_default_timeout(10_000)
-            # The curator has entered the token on the page before (kept by the browser).
-            page.add_init_script(f"localStorage.setItem('kiothi-token', {TOKEN!r})")
             errors: list[str] = []
             page.on("pageerror", lambda e: errors.append(str(e)))
             page.goto(d.board.web_url + "operator")
+            page.wait_for_function(
+                "document.querySelector('#stats-summary').textContent.includes('for staff')"
+            )  # a visitor at this page sees no statistics
+            page.fill("#token", "000000")
+            page.click("#save-token")
+            page.wait_for_selector(".toast:has-text('PIN refused')")
+            page.fill("#token", PIN)  # the curator's PIN: a session for this browser
+            page.click("#save-token")
             page.wait_for_selector("body[data-stats='drawn']")
             page.fill("#stats-day", DAY)
             page.click("#stats-refresh")
@@ -215,6 +221,16 @@ def test_operator_page_charts_the_day(day: tuple[Day, float]) -> None:
             assert page.locator("#stats-results tr").count() == len(stats["results"])
             ARTIFACTS.mkdir(exist_ok=True)
             page.locator("#statistics").screenshot(path=str(ARTIFACTS / "exhibition-stats.png"))
+            with page.expect_download() as got:  # the PIN's session downloads the CSV too
+                page.click("#stats-csv")
+            text = Path(got.value.path()).read_text()
+            assert text.startswith("day,") and text.count("\n") >= 2, text[:200]
+            page.click("#exhibit-switch")  # staff switch the exhibition off, and on again
+            page.wait_for_selector("#exhibit-switch[data-on=no]")
+            assert d.ask("exhibit")["exhibit"]["phase"] == "off"
+            page.click("#exhibit-switch")
+            page.wait_for_selector("#exhibit-switch[data-on=yes]")
+            assert d.ask("exhibit")["exhibit"]["enabled"] is True
             assert not errors, errors
         finally:
             browser.close()
