@@ -21,7 +21,8 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from tests.exhibit.day import PIN, PITS, TOKEN, ZONE, BoardProcess, Crowd, Day
+from kiothi_board.tools.exhibit_crowd import Crowd, Day
+from kiothi_board.tools.exhibit_day import PIN, PITS, TOKEN, ZONE, BoardProcess
 
 SEED = 12
 START = dt.datetime(2026, 5, 29, 7, 0, tzinfo=ZoneInfo(ZONE)).timestamp()
