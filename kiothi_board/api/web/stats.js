@@ -91,7 +91,10 @@ function drawStats(stats) {
   for (const [key, n] of Object.entries(t.results)) {
     const [mode, level, how] = key.split(":");
     const tr = document.createElement("tr");
-    for (const cell of [mode, level, how, n]) {
+    // Two players have no AI level; "visitor"/"ai" say who won against the AI.
+    const words = { visitor: "the visitor won", ai: "the AI won", draw: "a draw", abandoned: "abandoned", S: "South won", N: "North won" };
+    for (const cell of [mode === "two" ? "two players" : mode === "ai" ? "against the AI" : mode,
+      mode === "two" ? "—" : level, words[how] || how, n]) {
       const td = document.createElement("td");
       td.textContent = String(cell);
       tr.appendChild(td);
