@@ -27,14 +27,21 @@ from kiothi_board.exhibit.attendant import (
     ResetDone,
     StartGame,
 )
-from kiothi_board.exhibit.attract import AttractLoop, ClosedGlow, Countdown, Invitation, dim
+from kiothi_board.exhibit.attract import (
+    AttractLoop,
+    ClosedGlow,
+    Countdown,
+    Invitation,
+    dim_cached,
+    recent_replays,
+)
 from kiothi_board.exhibit.health import RateMeter
 from kiothi_board.exhibit.ports import Clock, ExhibitSettings, GameControl
 from kiothi_board.exhibit.reset import ResetPicture
 from kiothi_board.exhibit.schedule import Moment, Schedule
 from kiothi_board.guide import Renderer, Ring
 from kiothi_board.hardware.protocols import Frame, InputEvent, PixelSink
-from kiothi_board.rules import GameRecord, parse_record, pit_name
+from kiothi_board.rules import pit_name
 from kiothi_board.store.base import CountStore, GameStore
 
 __all__ = ["Clock", "Director", "ExhibitSettings", "GameControl"]
@@ -157,16 +164,7 @@ class Director:
 
     def _load_replays(self) -> None:
         """A few recent finished games for the attract loop to replay."""
-        records: list[GameRecord] = []
-        for summary in self._store.list_games(20):
-            if summary.get("status") != "finished" or len(records) >= self.settings.replays:
-                continue
-            try:
-                found = self._store.get_game(int(summary["id"]))
-                records.append(parse_record(found or {}))
-            except (KiothiError, ValueError):
-                continue  # a record this build cannot replay is simply not shown
-        self.attract.replays = records
+        self.attract.replays = recent_replays(self._store, self.settings.replays)
 
     def _count(self, counts: dict[str, int]) -> None:
         """Add to today's counters in the store (committed before it returns)."""
@@ -349,18 +347,7 @@ class Director:
         self._out.show(out)
 
     def _dim(self, frame: Frame, level: float) -> list[Ring]:
-        """`dim` by ring, remembering rings already dimmed (the renderer's rings repeat)."""
-        cache = self._dimmed
-        if len(cache) > 512:  # each entry is a ring of 16-24 colours: keep it small
-            cache.clear()
-        out: list[Ring] = []
-        for ring in frame:
-            key = (tuple(ring), level)
-            found = cache.get(key)
-            if found is None:
-                found = cache[key] = dim([key[0]], level)[0]
-            out.append(found)
-        return out
+        return dim_cached(self._dimmed, frame, level)
 
     def _draw(self) -> None:
         """The director's own pictures, for every phase but a game in play."""
