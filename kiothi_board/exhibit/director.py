@@ -308,6 +308,10 @@ class Director:
         """Schedules, the attendant's timers, and the frame of the moment."""
         # The controller draws into this director under its own lock, so the director never
         # calls the controller while holding its lock (that order would deadlock).
+        if not self.enabled:
+            with self._lock:
+                self._moment = self.schedule.at(self._clock.wall())
+            return
         state = self._controller.state() if self._controller is not None else {}
         human = bool(state.get("expect")) or (
             state.get("stage") in ("open", "turn") and not state.get("ai_to_move")
