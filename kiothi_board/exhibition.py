@@ -10,7 +10,6 @@ from __future__ import annotations
 import ctypes
 import ctypes.util
 import datetime as dt
-import logging
 import os
 from collections.abc import Callable
 from pathlib import Path
@@ -30,7 +29,6 @@ from kiothi_board.store.base import CountStore, GameStore
 
 __all__ = ["Exhibition"]
 
-log = logging.getLogger(__name__)
 
 MAX_DAYS = 400
 TRIM_SECONDS = 3600.0
