@@ -58,6 +58,12 @@ def _bench_fleet(argv: list[str]) -> int | None:
     return main(argv)
 
 
+def _bench_exhibit(argv: list[str]) -> int | None:
+    from kiothi_board.tools.bench_exhibit import main
+
+    return main(argv)
+
+
 def _bench_rules(argv: list[str]) -> int | None:
     from kiothi_board.tools.bench_rules import bench_rules
 
@@ -138,6 +144,7 @@ _BENCHES: dict[str, Command] = {
     "guide": _bench_guide,
     "api": _bench_api,
     "fleet": _bench_fleet,
+    "exhibit": _bench_exhibit,
 }
 _BENCH_HELP = {
     "rules": "sowing and move generation speed (moves a second)",
@@ -145,6 +152,7 @@ _BENCH_HELP = {
     "guide": "press-to-frame latency of the controller and the LED guide",
     "api": "request and event latency over TCP and WebSocket",
     "fleet": "the fleet adapter's throughput",
+    "exhibit": "days of fake exhibition through one daemon: RSS per day (memory slope)",
 }
 
 

@@ -218,7 +218,7 @@ SCHEMA: dict[str, dict[str, Key]] = {
         "redis_queue": Key((int,), 1000, between(10, 1_000_000)),
     },
     "exhibit": {
-        "enabled": Key((bool,), False, None, "exhibition mode: attract loop, resets, statistics"),
+        "enabled": Key((bool,), False, None, "exhibition mode at start (staff: exhibit.set)"),
         "timezone": Key((str,), "UTC", None, "the venue's time zone, e.g. Europe/Paris"),
         "opening_hours": Key((list,), [], _strings, 'e.g. ["tue-sun 10:00-18:00"]; empty: always'),
         "closed_days": Key((list,), [], _strings, 'ISO dates, e.g. ["2026-12-25"]'),

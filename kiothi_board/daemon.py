@@ -167,6 +167,9 @@ class Daemon:
                 new_game=self.new_game_from_config,
             )
         self.inputs.start(handler)
+        self.controller.route_presses(handler)  # a press from the page is a press
+        if self.exhibition is not None:  # and the page shows what the rings show
+            self.exhibition.director.publish = self.controller.publish_frame
         if self.fake is not None:
             # The simulated visitors' hands, beside whatever real inputs there are.
             self.hands = self.inputs if isinstance(self.inputs, FakePitInput) else None

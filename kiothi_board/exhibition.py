@@ -10,8 +10,6 @@ from __future__ import annotations
 import ctypes
 import ctypes.util
 import datetime as dt
-import importlib.util
-import logging
 import os
 from collections.abc import Callable
 from pathlib import Path
@@ -29,9 +27,8 @@ from kiothi_board.hardware.protocols import PixelSink
 from kiothi_board.rules import pit_name
 from kiothi_board.store.base import CountStore, GameStore
 
-__all__ = ["Exhibition", "visitor_level"]
+__all__ = ["Exhibition"]
 
-log = logging.getLogger(__name__)
 
 MAX_DAYS = 400
 TRIM_SECONDS = 3600.0
@@ -45,14 +42,6 @@ def _malloc_trim() -> Callable[[], object] | None:
         return None
     trim = getattr(libc, "malloc_trim", None)
     return None if trim is None else lambda: trim(0)
-
-
-def visitor_level(level: int | str) -> int | str:
-    """The configured opponent level; "adaptive" until that level exists is level 1."""
-    if level == "adaptive" and importlib.util.find_spec("kiothi_board.ai.adaptive") is None:
-        log.warning("exhibit.level = 'adaptive' is not available in this build: using level 1")
-        return 1
-    return level
 
 
 class Exhibition:
@@ -122,7 +111,7 @@ class Exhibition:
             )
         settings = ExhibitSettings(
             timing,
-            level=visitor_level(ex["level"]),
+            level=ex["level"],
             pace=ex["pace"],
             variant=ex["variant"],
             long_move_laps=config["game"]["long_move_laps"],

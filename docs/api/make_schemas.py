@@ -30,6 +30,8 @@ def write(name, schema, title):
 
 
 pit = {"type": "string", "pattern": "^[SN]([1-9]|10)$"}
+nonneg = {"type": "integer", "minimum": 0}
+CONNECTIONS = ["open", "max", "shed", "refused", "timed_out", "fd_exhausted"]
 common = {
     "$defs": {
         "pit": pit,
@@ -237,8 +239,23 @@ common = {
                 "redis": {
                     "type": "object",
                     "properties": {
-                        "status": {"enum": ["connecting", "up", "down", "closed", "error"]}
+                        "status": {"enum": ["connecting", "up", "down", "closed", "error"]},
+                        "error": {"type": "string"},
                     },
+                },
+                "auth": {
+                    "type": "object",
+                    "description": "authentication failures (checked), attempts refused unchecked"
+                    " by the rate limit, live session tickets",
+                    "required": ["failures", "limited", "sessions"],
+                    "properties": {k: nonneg for k in ("failures", "limited", "sessions")},
+                },
+                "connections": {
+                    "type": "object",
+                    "description": "socket connections open now, the cap, and those shed (over a"
+                    " cap, out of descriptors), refused, timed out",
+                    "required": CONNECTIONS,
+                    "properties": {k: nonneg for k in CONNECTIONS},
                 },
             },
         },
@@ -265,11 +282,15 @@ def args(props, required=()):
 
 
 topics = list(TOPICS)
+secret = {"type": "string", "minLength": 1, "maxLength": 256}
+ticket = {"type": "string", "minLength": 16}
 cmds = {
     "hello": (
         args(
             {
-                "token": {"type": "string", "minLength": 1, "maxLength": 256},
+                "token": secret,
+                "pin": secret,
+                "ticket": secret,
                 "client": {"type": "string", "minLength": 1, "maxLength": 64},
             }
         ),
@@ -308,12 +329,21 @@ cmds = {
                     },
                 },
                 "limits": {"type": "object"},
+                "ticket": ticket,
             },
         },
     ),
-    "auth": (
-        args({"token": {"type": "string", "minLength": 1, "maxLength": 256}}, ["token"]),
-        {"type": "object", "required": ["role"], "properties": {"role": {"const": "control"}}},
+    "auth": (  # exactly one secret
+        {
+            **args({"token": secret, "pin": secret, "ticket": secret}),
+            "minProperties": 1,
+            "maxProperties": 1,
+        },
+        {
+            "type": "object",
+            "required": ["role", "ticket"],
+            "properties": {"role": {"const": "control"}, "ticket": ticket},
+        },
     ),
     "ping": (
         args({}),
@@ -643,7 +673,21 @@ write(
     },
     "Event: overflow (the client fell behind; resync with state)",
 )
-write("event", {"oneOf": [{"$ref": f"event.{n}.json"} for n in [*events, "overflow"]]}, "Any event")
+write(
+    "event.closed",
+    {
+        "type": "object",
+        "required": ["event", "reason"],
+        "additionalProperties": False,
+        "properties": {"event": {"const": "closed"}, "reason": {"type": "string"}},
+    },
+    "Event: closed (the board closes this connection: idle, over its byte budget)",
+)
+write(
+    "event",
+    {"oneOf": [{"$ref": f"event.{n}.json"} for n in [*events, "overflow", "closed"]]},
+    "Any event",
+)
 write(
     "redis.state",
     {

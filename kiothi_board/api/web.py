@@ -190,10 +190,14 @@ def _exhibit_routes(app: web.Application, server: ApiServer) -> None:
     """`/metrics` and `/stats.csv` (404 unless the exhibition mode set their sources).
 
     Staff only: `Authorization: Bearer <token or session ticket>` (how a Prometheus scraper
-    or the operator page's download sends it), checked by the one access policy.
+    or the operator page's download sends it), or the staff session's cookie (a PIN typed
+    on the operator page), checked by the one access policy.
     """
 
     def staff(request: web.Request) -> bool:
+        cookie = request.cookies.get(COOKIE)
+        if cookie and server.access.check_ticket(cookie):
+            return True
         given = request.headers.get("Authorization", "")
         if not given.startswith("Bearer ") or not given[7:]:
             return False

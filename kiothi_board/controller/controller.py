@@ -26,7 +26,7 @@ from kiothi_board.controller.opponent import OpponentFactory
 from kiothi_board.controller.presenter import Presenter
 from kiothi_board.controller.session import Session
 from kiothi_board.guide import DEFAULT, Palette, Ring, View
-from kiothi_board.hardware.protocols import Clock, InputEvent, PixelSink
+from kiothi_board.hardware.protocols import Clock, Frame, InputEvent, PixelSink
 from kiothi_board.listeners import Listener
 from kiothi_board.rules import OpeningAction, Side, Variant, parse_pit
 from kiothi_board.store.base import GameStore
@@ -101,6 +101,8 @@ class Controller:
         self.presenter.tutorial = lambda: self.coach.active
         self.session.notices.add(self._on_notice)
         self._closed = False
+        self._presses: Callable[[InputEvent], None] = self.handle_event
+        self._pictured: list[Ring] | None = None  # a picture not of the game (exhibition)
         if resume:
             self.session.resume()
         self.presenter.show()
@@ -162,11 +164,17 @@ class Controller:
         """A tap on a pit, as if pressed and released on the board (`hold`: a long press)."""
         index = parse_pit(pit) if isinstance(pit, str) else pit
         now = self.session.clock.now()
-        self.handle_event(InputEvent("pressed", index, now))
+        feed = self._presses
+        feed(InputEvent("pressed", index, now))
         if hold:
             seconds = self.gestures.hold_seconds
-            self.handle_event(InputEvent("held", index, now + seconds, seconds))
-        self.handle_event(InputEvent("released", index, now))
+            feed(InputEvent("held", index, now + seconds, seconds))
+        feed(InputEvent("released", index, now))
+
+    def route_presses(self, handler: Callable[[InputEvent], None]) -> None:
+        """Send `press` (the API's and the page's) where the board's own inputs go: the
+        daemon's input handler, so an exhibition's attendant sees a web press as a press."""
+        self._presses = handler
 
     def tutorial(self) -> int:
         """Start the first-game tutorial (an opening and a relay move, guided); its id."""
@@ -261,9 +269,21 @@ class Controller:
 
     def frame(self) -> list[Ring]:
         """The frame last shown on the rings (rendered now before the first)."""
+        pictured = self._pictured
+        if pictured is not None:
+            return pictured
         with self._lock:
             last = self.presenter.last_frame
             return last if last is not None else self.presenter.render()
+
+    def publish_frame(self, frame: Frame, pictured: bool) -> None:
+        """A frame the rings show that this controller did not draw (`pictured`: the
+        exhibition's attract loop, countdown or reset; False: the game's frame is back),
+        as a `frame` event. Takes no lock: the exhibition calls it under its own."""
+        self._pictured = [tuple(r) for r in frame] if pictured else None
+        self.presenter.emit(
+            {"type": "frame", "leds_per_ring": self.leds_per_ring, "frame": list(frame)}
+        )
 
     # ------------------------------------------------------------------ operator and store
     def get_settings(self) -> dict[str, Any]:

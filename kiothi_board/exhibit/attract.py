@@ -11,8 +11,9 @@ import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol
 
+from kiothi_board.errors import KiothiError
 from kiothi_board.guide import (
     LEVELS,
     BlankView,
@@ -27,8 +28,8 @@ from kiothi_board.guide import (
     sow_steps,
     sow_view,
 )
-from kiothi_board.hardware.protocols import RGB
-from kiothi_board.rules import GameRecord, Position, SowTrace
+from kiothi_board.hardware.protocols import RGB, Frame
+from kiothi_board.rules import GameRecord, Position, SowTrace, parse_record
 
 __all__ = [
     "AttractLoop",
@@ -74,6 +75,39 @@ def dim(frame: Sequence[Ring], k: float) -> list[Ring]:
             leds.append(d)
         out.append(tuple(leds))
     return out
+
+
+def dim_cached(cache: dict[tuple[Ring, float], Ring], frame: Frame, k: float) -> list[Ring]:
+    """`dim` by ring, remembering rings already dimmed in `cache` (the renderer's repeat)."""
+    if len(cache) > 512:  # each entry is a ring of 16-24 colours: keep it small
+        cache.clear()
+    out: list[Ring] = []
+    for ring in frame:
+        key = (tuple(ring), k)
+        found = cache.get(key)
+        if found is None:
+            found = cache[key] = dim([key[0]], k)[0]
+        out.append(found)
+    return out
+
+
+class _Games(Protocol):
+    def list_games(self, limit: int = ..., offset: int = ...) -> list[dict[str, Any]]: ...
+
+    def get_game(self, game_id: int) -> dict[str, Any] | None: ...
+
+
+def recent_replays(store: _Games, n: int) -> list[GameRecord]:
+    """Up to `n` of the last finished games, for the attract loop to replay."""
+    records: list[GameRecord] = []
+    for summary in store.list_games(20):
+        if summary.get("status") != "finished" or len(records) >= n:
+            continue
+        try:
+            records.append(parse_record(store.get_game(int(summary["id"])) or {}))
+        except (KiothiError, ValueError):
+            continue  # a record this build cannot replay is simply not shown
+    return records
 
 
 def relay_move(rng: random.Random, tries: int = 400) -> tuple[Position, SowTrace]:

@@ -14,7 +14,7 @@ import json
 import logging
 import random
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from kiothi_board.errors import KiothiError
@@ -24,16 +24,24 @@ from kiothi_board.exhibit.attendant import (
     Attendant,
     Forward,
     OfferHint,
+    ResetDone,
     StartGame,
 )
-from kiothi_board.exhibit.attract import AttractLoop, ClosedGlow, Countdown, Invitation, dim
+from kiothi_board.exhibit.attract import (
+    AttractLoop,
+    ClosedGlow,
+    Countdown,
+    Invitation,
+    dim_cached,
+    recent_replays,
+)
 from kiothi_board.exhibit.health import RateMeter
 from kiothi_board.exhibit.ports import Clock, ExhibitSettings, GameControl
 from kiothi_board.exhibit.reset import ResetPicture
 from kiothi_board.exhibit.schedule import Moment, Schedule
 from kiothi_board.guide import Renderer, Ring
 from kiothi_board.hardware.protocols import Frame, InputEvent, PixelSink
-from kiothi_board.rules import GameRecord, parse_record, pit_name
+from kiothi_board.rules import pit_name
 from kiothi_board.store.base import CountStore, GameStore
 
 __all__ = ["Clock", "Director", "ExhibitSettings", "GameControl"]
@@ -102,6 +110,9 @@ class Director:
         self._last_out: list[Ring] | None = None
         self._dimmed: dict[tuple[Ring, float], Ring] = {}
         self.enabled = settings.enabled
+        # Where the director's own pictures go besides the rings (the daemon wires the API's
+        # frame events: the web twin shows what the rings show). Called under `_lock`.
+        self.publish: Callable[[Frame, bool], None] | None = None
 
     # ------------------------------------------------------------------ wiring
     def attach(self, controller: GameControl) -> None:
@@ -153,16 +164,7 @@ class Director:
 
     def _load_replays(self) -> None:
         """A few recent finished games for the attract loop to replay."""
-        records: list[GameRecord] = []
-        for summary in self._store.list_games(20):
-            if summary.get("status") != "finished" or len(records) >= self.settings.replays:
-                continue
-            try:
-                found = self._store.get_game(int(summary["id"]))
-                records.append(parse_record(found or {}))
-            except (KiothiError, ValueError):
-                continue  # a record this build cannot replay is simply not shown
-        self.attract.replays = records
+        self.attract.replays = recent_replays(self._store, self.settings.replays)
 
     def _count(self, counts: dict[str, int]) -> None:
         """Add to today's counters in the store (committed before it returns)."""
@@ -175,19 +177,33 @@ class Director:
 
     # ------------------------------------------------------------------ inputs
     def handle_event(self, event: InputEvent) -> None:
-        """The pit input's handler: count, then let the attendant decide."""
+        """The pit input's handler (the board's and the API's presses): count, then let the
+        attendant decide."""
         with self._lock:
             if event.kind == "pressed" and 0 <= event.pit < 20 and event.control is None:
                 self.presses[event.pit] += 1
                 self._count({f"press.{pit_name(event.pit)}": 1})
             elif event.kind == "stuck":
                 self.input_fault()
-            if not self.enabled:
-                self._act([Forward(event)])
-                return
-            actions = self.attendant.on_input(event, self._clock.now())
-            self._act(actions)
-            self._draw()
+            enabled = self.enabled
+            actions = self._reset_input(event) if enabled else []
+            actions += self.attendant.on_input(event, self._clock.now()) if enabled else []
+            if any(isinstance(a, ResetDone) for a in actions):
+                self._reset.clear()
+        self._act(actions if enabled else [Forward(event)])
+        if enabled:
+            with self._lock:
+                self._draw()
+
+    def _reset_input(self, event: InputEvent) -> list[Action]:
+        """While the board waits for its reset: taps tick pits off, sensed seeds count."""
+        if self.attendant.phase != "reset" or not 0 <= event.pit < 20:
+            return []
+        if event.kind == "pressed" and event.control is None:
+            self._reset.tap(event.pit)
+        elif event.kind == "dropped" and self._reset.drop(event.pit):
+            return self.attendant.on_sensors_confirm(self._clock.now())
+        return []
 
     def input_fault(self) -> None:
         """A stuck button or a lost co-processor link."""
@@ -204,7 +220,10 @@ class Director:
     def sensors_confirm(self) -> None:
         """Seed sensors report the start position."""
         with self._lock:
-            self._act(self.attendant.on_sensors_confirm(self._clock.now()))
+            actions = self.attendant.on_sensors_confirm(self._clock.now())
+            if actions:
+                self._reset.clear()
+        self._act(actions)
 
     # ------------------------------------------------------------------ controller events
     def _on_event(self, event: dict[str, Any]) -> None:
@@ -251,6 +270,7 @@ class Director:
 
     # ------------------------------------------------------------------ actions
     def _act(self, actions: Sequence[Action]) -> None:
+        """Carry out the attendant's actions on the controller (never under `_lock`)."""
         control = self._controller
         if control is None:
             return
@@ -286,16 +306,24 @@ class Director:
     # ------------------------------------------------------------------ time and frames
     def tick(self) -> None:
         """Schedules, the attendant's timers, and the frame of the moment."""
+        # The controller draws into this director under its own lock, so the director never
+        # calls the controller while holding its lock (that order would deadlock).
+        if not self.enabled:
+            with self._lock:
+                self._moment = self.schedule.at(self._clock.wall())
+            return
+        state = self._controller.state() if self._controller is not None else {}
+        human = bool(state.get("expect")) or (
+            state.get("stage") in ("open", "turn") and not state.get("ai_to_move")
+        )
         with self._lock:
             now = self._clock.now()
             self._moment = self.schedule.at(self._clock.wall())
             if not self.enabled:
                 return
-            state = self._controller.state() if self._controller is not None else {}
-            human = bool(state.get("expect")) or (
-                state.get("stage") in ("open", "turn") and not state.get("ai_to_move")
-            )
-            self._act(self.attendant.tick(now, is_open=self._moment.open, human_to_move=human))
+            actions = self.attendant.tick(now, is_open=self._moment.open, human_to_move=human)
+        self._act(actions)
+        with self._lock:
             self._draw()
 
     def _game_frame(self, frame: Frame) -> None:
@@ -311,7 +339,10 @@ class Director:
                     self._reset.before = tuple(int(n) for n in board)
 
     def _show(self, frame: Frame, level: float, *, game: bool = True) -> None:
+        back = game and not self._showing_game  # the game returns after a picture of ours
         self._showing_game = game
+        if self.publish is not None and (back or not game):
+            self.publish(frame, not game)
         out = self._dim(frame, level)
         if out == self._last_out:
             return  # the rings already show it
@@ -320,18 +351,7 @@ class Director:
         self._out.show(out)
 
     def _dim(self, frame: Frame, level: float) -> list[Ring]:
-        """`dim` by ring, remembering rings already dimmed (the renderer's rings repeat)."""
-        cache = self._dimmed
-        if len(cache) > 512:  # each entry is a ring of 16-24 colours: keep it small
-            cache.clear()
-        out: list[Ring] = []
-        for ring in frame:
-            key = (tuple(ring), level)
-            found = cache.get(key)
-            if found is None:
-                found = cache[key] = dim([key[0]], level)[0]
-            out.append(found)
-        return out
+        return dim_cached(self._dimmed, frame, level)
 
     def _draw(self) -> None:
         """The director's own pictures, for every phase but a game in play."""
@@ -371,13 +391,15 @@ class Director:
             now = self._clock.now()
             left = self.attendant.countdown_left(now)
             m = self._moment
+            phase = self.attendant.phase if self.enabled else "off"
             return {
                 "enabled": self.enabled,
-                "phase": self.attendant.phase if self.enabled else "off",
+                "phase": phase,
                 "countdown": None if left is None else round(left, 1),
                 "open": m.open,
                 "quiet": m.quiet,
                 "brightness": m.brightness,
                 "day": m.day,
                 "showing": self.attract.showing if self.attendant.phase == "attract" else None,
+                "instruction": self._reset.instruction() if phase == "reset" else None,
             }

@@ -159,6 +159,9 @@ class SqliteStore:
         conn.execute("PRAGMA synchronous = FULL")
         conn.execute("PRAGMA foreign_keys = ON")
         conn.execute("PRAGMA busy_timeout = 5000")
+        # A season-long process: the page cache grows with the file up to this cap (SQLite's
+        # default is 2 MiB); 1 MiB holds the pages a board touches, the OS caches the rest.
+        conn.execute("PRAGMA cache_size = -1024")
 
     @staticmethod
     def _problem(conn: sqlite3.Connection) -> str | None:

@@ -110,3 +110,71 @@ def test_exhibit_set_is_staff_only_checked_and_switches_the_running_board(
         assert off == {**off, "enabled": False, "phase": "off"}
     finally:
         daemon.close()
+
+
+def test_a_press_from_the_api_goes_through_the_attendant(tmp_path: Path) -> None:
+    cfg = validate({"api": {"tcp_port": -1, "web_port": -1}, "exhibit": {"enabled": True}})
+    daemon = Daemon(cfg, sim=True, state_dir=str(tmp_path), clock=FakeClock())
+    try:
+        assert daemon.exhibition is not None
+        director = daemon.exhibition.director
+        assert director.status()["phase"] == "reset"
+        staff = daemon.api.dispatcher.open_session(  # type: ignore[union-attr]
+            "direct", "staff", trusted=True, wake=lambda: None
+        )
+        before = daemon.controller.state()["events"]
+        assert _ask(daemon, staff, 1, "press", pit="S3")["ok"]
+        assert director.presses[2] == 1, "counted for the curators like a board press"
+        assert daemon.controller.state()["events"] == before, "in the reset picture: no move"
+        assert _ask(daemon, staff, 2, "press", pit="S3", hold=True)["ok"]
+        assert director.status()["phase"] == "attract", "a hold confirms the reset"
+    finally:
+        daemon.close()
+
+
+class LockedControl(Control):
+    """A controller with its own lock that draws into the director while holding it."""
+
+    def __init__(self, director_sink: Any, t1_in: Any, t2_in: Any) -> None:
+        super().__init__()
+        import threading
+
+        self.lock = threading.RLock()
+        self.sink = director_sink
+        self.t1_in, self.t2_in = t1_in, t2_in
+
+    def state(self) -> dict[str, Any]:
+        if self.t1_in.is_set():  # the director's loop asks while the API thread draws
+            self.t2_in.set()
+        with self.lock:
+            return super().state()
+
+
+def test_the_loop_and_an_api_thread_drawing_do_not_deadlock() -> None:
+    """The API thread holds the controller's lock and draws (director's lock); the main
+    loop's tick must not hold the director's lock while it waits for the controller."""
+    import threading
+
+    director, _control, clock, _sink = make_off()
+    director.set_enabled(True)
+    t1_in, t2_in = threading.Event(), threading.Event()
+    control = LockedControl(director.sink, t1_in, t2_in)
+    director.attach(control)
+
+    def api_thread() -> None:
+        with control.lock:
+            t1_in.set()
+            t2_in.wait(5)  # the loop is now asking the controller for its state
+            director.sink.show(BRIGHT)  # a frame drawn under the controller's lock
+
+    def loop_thread() -> None:
+        t1_in.wait(5)
+        clock.t += 0.5
+        director.tick()
+
+    threads = [threading.Thread(target=f, daemon=True) for f in (api_thread, loop_thread)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(10)
+    assert not any(t.is_alive() for t in threads), "deadlock: director and controller locks"

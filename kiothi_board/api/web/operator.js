@@ -78,7 +78,31 @@ function modeRows() {
 $("mode").onchange = modeRows;
 $("level").oninput = () => ($("level-v").textContent = $("level").value);
 $("brightness").oninput = () => ($("bright-v").textContent = `${$("brightness").value}%`);
-$("save-token").onclick = () => { localStorage.setItem("kiothi-token", $("token").value); $("token").value = ""; client.ws.close(); };
+// The access code is the board's token, or (digits only) the staff PIN, which the board
+// exchanges for a session cookie: the PIN itself is never stored in the browser.
+async function useCode(code) {
+  if (!/^[0-9]{6,12}$/.test(code)) {
+    localStorage.setItem("kiothi-token", code);
+    client.ws.close();
+    return;
+  }
+  try {
+    const r = await fetch("/session", {
+      method: "POST", headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ pin: code }), credentials: "same-origin",
+    });
+    const body = await r.json().catch(() => ({}));
+    if (!r.ok) {
+      toast(`PIN refused: ${(body.error && (body.error.message || body.error.code)) || r.status}`, "warn");
+      return;
+    }
+    toast("Staff session started on this device.");
+    client.ws.close();
+  } catch (e) {
+    toast(`Could not reach the board: ${e.message}`, "warn");
+  }
+}
+$("save-token").onclick = () => { const code = $("token").value; $("token").value = ""; useCode(code); };
 $("forget-token").onclick = () => { localStorage.removeItem("kiothi-token"); client.ws.close(); };
 
 function gameArgs() {

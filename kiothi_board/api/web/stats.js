@@ -91,7 +91,10 @@ function drawStats(stats) {
   for (const [key, n] of Object.entries(t.results)) {
     const [mode, level, how] = key.split(":");
     const tr = document.createElement("tr");
-    for (const cell of [mode, level, how, n]) {
+    // Two players have no AI level; "visitor"/"ai" say who won against the AI.
+    const words = { visitor: "the visitor won", ai: "the AI won", draw: "a draw", abandoned: "abandoned", S: "South won", N: "North won" };
+    for (const cell of [mode === "two" ? "two players" : mode === "ai" ? "against the AI" : mode,
+      mode === "two" ? "—" : level, words[how] || how, n]) {
       const td = document.createElement("td");
       td.textContent = String(cell);
       tr.appendChild(td);
@@ -108,7 +111,11 @@ async function loadStats() {
   const iso = (d) => d.toISOString().slice(0, 10);
   try {
     const { exhibit } = await client.request("exhibit");
-    $s("exhibit-line").textContent = exhibit
+    const sw = $s("exhibit-switch");
+    sw.hidden = !exhibit;
+    sw.dataset.on = exhibit && exhibit.enabled ? "yes" : "no";
+    sw.textContent = exhibit && exhibit.enabled ? "Switch exhibition mode off" : "Switch exhibition mode on";
+    $s("exhibit-line").textContent = exhibit && exhibit.enabled
       ? `Exhibition: ${exhibit.phase}${exhibit.countdown !== null ? ` (${exhibit.countdown} s left)` : ""}, ` +
         `${exhibit.open ? "open" : "closed"}${exhibit.quiet ? ", quiet hours" : ""}, brightness ${Math.round(exhibit.brightness * 100)}%`
       : "Exhibition mode is off.";
@@ -124,7 +131,10 @@ async function loadStats() {
 async function downloadCsv() {
   const token = localStorage.getItem("kiothi-token");
   const days = Number($s("stats-days").value) || 7;
-  const r = await fetch(`/stats.csv?days=${days}`, { headers: token ? { Authorization: `Bearer ${token}` } : {} });
+  // The token if one is kept; else the staff session's cookie (a PIN) goes with the request.
+  const r = await fetch(`/stats.csv?days=${days}`, {
+    headers: token ? { Authorization: `Bearer ${token}` } : {}, credentials: "same-origin",
+  });
   if (!r.ok) { toast(`CSV: ${r.status} ${await r.text()}`, "err"); return; }
   const url = URL.createObjectURL(await r.blob());
   const a = document.createElement("a");
@@ -135,4 +145,8 @@ async function downloadCsv() {
 client.on("open", (hello) => { if (hello.role === "control") loadStats(); });
 client.on("game_over", () => loadStats());
 $s("stats-refresh").onclick = loadStats;
+// Until the board restarts (the config decides then); staff only, like the statistics.
+$s("exhibit-switch").onclick = () =>
+  client.request("exhibit.set", { enabled: $s("exhibit-switch").dataset.on !== "yes" })
+    .then(loadStats).catch((e) => toast(e.message, "err"));
 $s("stats-csv").onclick = downloadCsv;

@@ -243,7 +243,7 @@ function render(st) {
     turnEl.textContent = `${SIDE[s]} to ${st.position.phase === "opening" ? "open" : "move"}${st.ai_to_move ? " · AI" : ""}`;
     turnEl.className = `turn ${s === "S" ? "south" : "north"}`;
   }
-  $("cue").textContent = st.instruction || "";
+  $("cue").textContent = exhibitLine(exhibit) || st.instruction || "";
   $("thinking").classList.toggle("hidden", !st.thinking);
   const cap = on ? st.position.captured : [0, 0];
   $("cap-top").textContent = cap[bottom === "S" ? 1 : 0];
@@ -261,6 +261,39 @@ function render(st) {
     pits[pitIndex(st.expect)].el.scrollIntoView({ block: "nearest", inline: "nearest" });
   }
   lastExpect = st.expect || null;
+}
+
+// Exhibition mode: while no game is played the page says what the rings show (the
+// countdown, the reset, the invitation). Polled: these change with time, not with events.
+let exhibit = null;
+const EXHIBIT_WORDS = {
+  attract: "Press any pit to play against the board, or a pit on each side for two players.",
+  waking: "Two players? Press a pit on the other side now.",
+  closed: "The board is resting until the next opening hours.",
+};
+
+function exhibitLine(ex) {
+  if (!ex || !ex.enabled) return null;
+  if (ex.phase === "countdown" && ex.countdown !== null) {
+    return `Still playing? Press any pit: this game ends in ${Math.ceil(ex.countdown)} s.`;
+  }
+  if (ex.phase === "reset") return ex.instruction;
+  return EXHIBIT_WORDS[ex.phase] || null;
+}
+
+async function pollExhibit() {
+  if (pollExhibit.running) return;
+  pollExhibit.running = true;
+  for (;;) {
+    try {
+      exhibit = (await client.request("exhibit")).exhibit;
+    } catch (e) {
+      if (e && e.code === "unknown_command") { exhibit = null; break; } // no exhibition here
+    }
+    if (state) render(state);
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+  pollExhibit.running = false;
 }
 
 async function refresh() {
@@ -294,6 +327,7 @@ client.on("open", async (hello) => {
     drawFrame(f.frame);
   } catch (e) { /* the next frame event will do */ }
   refresh();
+  pollExhibit();
 });
 client.on("close", () => { $("conn").classList.remove("up"); $("conn").setAttribute("aria-label", "disconnected"); });
 client.on("frame", (e) => { leds = e.leds_per_ring; lastFrame = e.frame; drawFrame(e.frame); });
