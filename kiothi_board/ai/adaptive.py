@@ -14,6 +14,8 @@ of a ladder of players, from "steer" to level 5 (`RUNGS`):
 - the lowest rung, "steer", plays the move whose result (after the opponent's biggest
   capture in reply) brings the lead nearest to +1: against a player who cannot capture
   well it gives seeds back, as a kind adult does with a child;
+- in the endgame (at most `ENDGAME_SEEDS` seeds on the board) it plays at least level 4
+  unless it leads by more than `AHEAD`: late swings (R10) decide close games;
 - it never plays below what it must to stay level: when it is behind it climbs as far as
   level 5, and it only wins when its opponent lets it.
 
@@ -26,9 +28,9 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from kiothi_board.ai.novice import NovicePlayer
 from kiothi_board.ai.player import AIPlayer, Hint, Level
 from kiothi_board.ai.search import Iteration
+from kiothi_board.ai.specs import plain_player
 from kiothi_board.hardware.protocols import Clock
 from kiothi_board.rules import ROW, Position, Side, pit_name
 
@@ -47,6 +49,8 @@ AHEAD = 3.0  # seeds of lead above which it eases off
 FAR_AHEAD = 8.0  # … two rungs at a time
 BEHIND = -2.0  # seeds of lead below which it tightens up
 FAR_BEHIND = -8.0
+ENDGAME_SEEDS = 16  # seeds left on the board at or below which the endgame rule holds
+ENDGAME_RUNG = 5  # level 4: the lowest rung in the endgame unless it leads by more than AHEAD
 ADAPTIVE_LEVEL = Level(0, "Adaptive", 10.0, 8)  # the cap of its highest rung
 
 
@@ -84,8 +88,13 @@ class Adjuster:
         if taken >= best_capture and left_to_us <= max(taken, 1):
             self.good += 1
 
-    def step(self, current_lead: float) -> int:
-        """The rung for the next move, given the lead now."""
+    def step(self, current_lead: float, seeds_left: int | None = None) -> int:
+        """The rung for the next move, given the lead now and the seeds left on the board.
+
+        In the endgame (at most `ENDGAME_SEEDS` seeds on the board) it plays at least
+        level 4 unless it leads by more than `AHEAD`: there one slip (R10: the side that runs
+        out of moves loses every seed left) decides the game, and a low rung cannot see it.
+        The endgame rung is for this move only; the lead-driven rung goes on as before."""
         if current_lead > FAR_AHEAD:
             self.rung -= 2
         elif current_lead > AHEAD:
@@ -95,8 +104,12 @@ class Adjuster:
         elif current_lead < BEHIND:
             self.rung += 1
         self.rung = min(max(self.rung, self.floor), len(RUNGS) - 1)
-        self.history.append(self.rung)
-        return self.rung
+        rung = self.rung
+        endgame = seeds_left is not None and seeds_left <= ENDGAME_SEEDS
+        if endgame and current_lead <= AHEAD:
+            rung = max(rung, ENDGAME_RUNG)
+        self.history.append(rung)
+        return rung
 
 
 TARGET = 1.0  # the lead "steer" aims for
@@ -189,12 +202,7 @@ class AdaptivePlayer(AIPlayer):
         if p is None:
             spec = RUNGS[rung]
             seed = self.seed * 10 + rung
-            if spec == "steer":
-                p = SteerPlayer(seed)
-            elif spec.startswith("novice:"):
-                p = NovicePlayer(spec.split(":", 1)[1], seed)
-            else:
-                p = AIPlayer(spec.split(":", 1)[1], seed, clock=self.clock)
+            p = SteerPlayer(seed) if spec == "steer" else plain_player(spec, seed, clock=self.clock)
             self._rungs[rung] = p
         return p
 
@@ -218,7 +226,10 @@ class AdaptivePlayer(AIPlayer):
                 seen = opponent_move(self._expect, position)
                 if seen is not None:
                     self.adjuster.observe(*seen)
-            rung = self.adjuster.step(lead(position, me)) if position.phase == "play" else START
+            if position.phase == "play":
+                rung = self.adjuster.step(lead(position, me), sum(position.board))
+            else:
+                rung = START
             hint = self.rung_player(rung)._think(
                 position, stop, movetime, None, on_iteration, mistakes=True
             )

@@ -79,12 +79,12 @@ LEVELS: dict[int, Level] = {
         4,
         "Strong",
         5.0,
-        4,
-        nodes=20_000,
+        6,
+        nodes=5_000,
         style=CASUAL_EYES,
-        lapse=0.2,
+        lapse=0.1,
         blurb=(
-            "Thinks four moves ahead and judges the position; one move in five it still "
+            "Thinks up to six moves ahead and judges the position; one move in ten it still "
             "plays by eye, so a long relay or a chain can catch it out."
         ),
     ),

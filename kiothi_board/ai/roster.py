@@ -4,8 +4,8 @@
 from __future__ import annotations
 
 from kiothi_board.ai.adaptive import AdaptivePlayer
-from kiothi_board.ai.novice import NovicePlayer
-from kiothi_board.ai.player import AIPlayer, baseline_player
+from kiothi_board.ai.player import AIPlayer
+from kiothi_board.ai.specs import plain_player
 
 SPEC_HELP = "level:1…6, level:baseline, level:adaptive, novice:random, novice:greedy[-P]"
 
@@ -17,16 +17,11 @@ def is_builtin(spec: str) -> bool:
 
 def builtin_player(spec: str, seed: int = 0) -> AIPlayer:
     """The player named by `spec`; ValueError naming the spec when it is not one."""
-    kind, _, which = spec.partition(":")
     try:
-        if kind == "novice":
-            return NovicePlayer(which, seed)
-        if kind == "level":
-            if which == "baseline":
-                return baseline_player(seed)
-            if which == "adaptive":
-                return AdaptivePlayer(seed)
-            return AIPlayer(which, seed)
+        if spec == "level:adaptive":
+            return AdaptivePlayer(seed)
+        if is_builtin(spec):
+            return plain_player(spec, seed)
     except ValueError as exc:
         raise ValueError(f"bad engine {spec!r}: {exc}") from None
     raise ValueError(f'bad engine {spec!r}: expected {SPEC_HELP} or cmd:"…"')

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 from kiothi_board.ai.adaptive import (
+    AHEAD,
+    ENDGAME_RUNG,
+    ENDGAME_SEEDS,
     RUNGS,
     START,
     STRONG_FLOOR,
@@ -136,3 +139,23 @@ def test_same_seed_same_game() -> None:
         return out
 
     assert game(4) == game(4)
+
+
+def test_in_the_endgame_it_plays_at_least_level_4_unless_well_ahead() -> None:
+    assert RUNGS[ENDGAME_RUNG] == "level:4"
+    adj = Adjuster()
+    assert adj.step(0.0, seeds_left=ENDGAME_SEEDS + 1) == START  # not yet the endgame
+    assert adj.step(0.0, seeds_left=ENDGAME_SEEDS) == ENDGAME_RUNG  # the endgame, level
+    assert adj.rung == START  # for that move only: the lead-driven rung is unchanged
+    assert adj.step(AHEAD, seeds_left=4) == ENDGAME_RUNG  # a small lead: still careful
+    assert adj.step(AHEAD + 1, seeds_left=4) == START - 1  # well ahead: it eases off
+    assert adj.history == [START, ENDGAME_RUNG, ENDGAME_RUNG, START - 1]
+
+
+def test_the_player_reads_the_seeds_left_for_the_endgame_rule() -> None:
+    board = (0, 0, 2, 0, 1, 0, 0, 2, 1, 0, 1, 0, 0, 3, 0, 1, 0, 0, 2, 0)  # 13 seeds left
+    pos = Position(board=board, sown=(T,) * 20, captured=(24, 23), to_move=Side.N, phase="play")
+    player = AdaptivePlayer(seed=3, clock=FakeClock())
+    hint = player.choose(pos)
+    assert player.adjuster.history == [ENDGAME_RUNG]
+    assert "playing as level:4" in hint.explanation
