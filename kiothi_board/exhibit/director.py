@@ -145,7 +145,7 @@ class Director:
 
         Off, the director steps aside: presses go straight to the game, the game's frames
         straight to the rings; it still counts what curators count. On, it takes over
-        where the board is: a game in progress plays on, otherwise the attract loop.
+        where the board is: a game in progress plays on, otherwise it asks for the reset.
         """
         with self._lock:
             if on == self.enabled:
@@ -186,11 +186,14 @@ class Director:
             elif event.kind == "stuck":
                 self.input_fault()
             enabled = self.enabled
-            actions = self._reset_input(event) if enabled else []
-            actions += self.attendant.on_input(event, self._clock.now()) if enabled else []
-            if any(isinstance(a, ResetDone) for a in actions):
-                self._reset.clear()
-        self._act(actions if enabled else [Forward(event)])
+            if enabled:
+                actions = self._reset_input(event)
+                actions += self.attendant.on_input(event, self._clock.now())
+                if any(isinstance(a, ResetDone) for a in actions):
+                    self._reset.clear()
+            else:
+                actions = [Forward(event)]  # off: straight to the game
+        self._act(actions)
         if enabled:
             with self._lock:
                 self._draw()
