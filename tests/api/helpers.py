@@ -118,13 +118,28 @@ def socket_client(sock: socket.socket) -> LineClient:
 
 
 def pty_client(master: int) -> LineClient:
-    """A LineClient on the master end of a pseudo-terminal."""
+    """A LineClient on the master end of a pseudo-terminal.
+
+    Its reader stops when the descriptor no longer is that terminal: once the test closes
+    the pty, the same number may be handed to the next file opened (the next test's config,
+    say), and a reader still polling it would steal that file's bytes.
+    """
+    st = os.fstat(master)
+    identity = (st.st_dev, st.st_ino, st.st_rdev)
+
+    def same() -> bool:
+        try:
+            now = os.fstat(master)
+        except OSError:
+            return False
+        return (now.st_dev, now.st_ino, now.st_rdev) == identity
 
     def recv() -> bytes:
-        while True:
+        while same():
             r, _, _ = select.select([master], [], [], 0.2)
-            if r:
+            if r and same():
                 return os.read(master, 65536)
+        return b""
 
     def send(data: bytes) -> None:
         view = memoryview(data)

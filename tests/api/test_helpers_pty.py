@@ -1,0 +1,33 @@
+"""The test harness itself: a pty client's reader must not outlive its terminal.
+
+A clean-clone run once failed `test_a_non_utf8_config_is_one_clear_error`: the fuzz test's
+pty reader kept polling its closed descriptor, the next test's `open()` got the same number,
+and the reader ate the config file's bytes."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+from tests.api.helpers import pty_client
+from tests.conftest import PtyPair
+
+
+def test_a_closed_ptys_reader_does_not_read_the_next_file_with_its_number(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "next.toml"
+    path.write_bytes(b"[game]\nmode = 'two'\n")
+    pair = PtyPair()
+    client = pty_client(pair.master)
+    time.sleep(0.05)  # the reader is waiting in select() on the terminal
+    number = pair.master
+    pair.close()
+    fd = os.open(path, os.O_RDONLY)  # the lowest free number: most likely the terminal's
+    try:
+        time.sleep(0.6)  # the reader's select() times out and polls again
+        assert os.read(fd, 100) == b"[game]\nmode = 'two'\n", f"fd {fd} (was {number})"
+    finally:
+        os.close(fd)
+    assert client.closed.wait(2), "the reader stopped with its terminal"
