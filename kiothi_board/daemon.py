@@ -89,7 +89,6 @@ class Daemon:
         self.clock = clock or self.fake or SystemClock()
         # A real device's link keeps real time (its heartbeat is real bytes on a wire).
         self.device_clock: Clock = SystemClock() if self.fake is not None else self.clock
-        self.exhibition: Exhibition | None = None
         self.hands: FakePitInput | None = None
         self.tick_lock = threading.RLock()
         self.notifier = notifier or Notifier()
@@ -151,12 +150,12 @@ class Daemon:
     def _start_inputs(self) -> None:
         """Give the inputs their handler: the exhibit's director when on, else the game."""
         handler = self.controller.handle_event
-        if self.exhibition is not None:
-            self.exhibition.director.attach(self.controller)
-            if self.link is not None:
-                self.exhibition.watch_link(self.link)
-            handler = self.exhibition.director.handle_event
-        if self.exhibition is None or not self.exhibition.director.enabled:
+        director = self.exhibition.director
+        director.attach(self.controller)
+        if self.link is not None:
+            self.exhibition.watch_link(self.link)
+        handler = director.handle_event
+        if not director.enabled:
             game = self.config["game"]
             open_game(
                 self.controller,
@@ -168,8 +167,7 @@ class Daemon:
             )
         self.inputs.start(handler)
         self.controller.route_presses(handler)  # a press from the page is a press
-        if self.exhibition is not None:  # and the page shows what the rings show
-            self.exhibition.director.publish = self.controller.publish_frame
+        director.publish = self.controller.publish_frame  # the page shows what the rings show
         if self.fake is not None:
             # The simulated visitors' hands, beside whatever real inputs there are.
             self.hands = self.inputs if isinstance(self.inputs, FakePitInput) else None
@@ -199,12 +197,10 @@ class Daemon:
         from kiothi_board.api.server import start_api
         from kiothi_board.fake_time import FakeTime
 
-        exhibition = self.exhibition
         sim = FakeTime(self) if self.fake is not None else None
 
         def setup(server: ApiServer) -> None:
-            if exhibition is not None:
-                exhibit_doors.install(server, exhibition, sim)
+            exhibit_doors.install(server, self.exhibition, sim)
 
         # The controller is the board service; it pushes its frames to the API.
         server = start_api(
@@ -227,14 +223,13 @@ class Daemon:
             mqtt_settings(cfg, web_url=self.web_url),
             clock=self.clock,
             state=self.controller.state,
-            stats=None if self.exhibition is None else self._today_stats,
+            stats=self._today_stats,
         )
         self._resources.append(adapter)
         return adapter.start()
 
     def _today_stats(self) -> dict[str, Any]:
         """Today's exhibition figures, for the fleet's retained `stats` topic."""
-        assert self.exhibition is not None
         today = str(self.exhibition.status()["day"])
         return {"today": self.exhibition.stats(today, today)["days"][-1]}
 
@@ -276,8 +271,7 @@ class Daemon:
         with self.tick_lock:
             self.inputs.poll()
             self.controller.tick()
-            if self.exhibition is not None:
-                self.exhibition.tick()
+            self.exhibition.tick()
             if self.autoplay is not None:
                 self._autoplay()
 

@@ -71,7 +71,7 @@ class FakeTime:
         return {
             "now": self._fake.now(),
             "wall": self._fake.wall(),
-            "exhibit": None if d.exhibition is None else d.exhibition.director.status(),
+            "exhibit": d.exhibition.director.status(),
             "game_id": state.get("game_id"),
             "stage": state.get("stage"),
             "expect": state.get("expect"),

@@ -213,7 +213,7 @@ def _exhibit_routes(app: web.Application, server: ApiServer) -> None:
     async def metrics(request: web.Request) -> web.Response:
         source = server.metrics_source
         if source is None:
-            raise web.HTTPNotFound(text="no exhibition metrics: exhibit.enabled is false")
+            raise web.HTTPNotFound(text="no exhibition metrics on this server")
         if not staff(request):
             raise web.HTTPUnauthorized(text="metrics need the board's token (Bearer)")
         from kiothi_board.api.metrics import CONTENT_TYPE, render_metrics
@@ -224,7 +224,7 @@ def _exhibit_routes(app: web.Application, server: ApiServer) -> None:
     async def stats_csv(request: web.Request) -> web.Response:
         export, today = server.stats_csv, server.stats_today
         if export is None or today is None:
-            raise web.HTTPNotFound(text="no statistics: exhibit.enabled is false")
+            raise web.HTTPNotFound(text="no statistics on this server")
         if not staff(request):
             raise web.HTTPUnauthorized(text="statistics need the board's token (Bearer)")
         first, last = _csv_range(request.query, today())

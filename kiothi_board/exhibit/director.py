@@ -311,19 +311,18 @@ class Director:
         """Schedules, the attendant's timers, and the frame of the moment."""
         # The controller draws into this director under its own lock, so the director never
         # calls the controller while holding its lock (that order would deadlock).
-        if not self.enabled:
-            with self._lock:
-                self._moment = self.schedule.at(self._clock.wall())
-            return
+        with self._lock:
+            self._moment = self.schedule.at(self._clock.wall())
+            if not self.enabled:
+                return
         state = self._controller.state() if self._controller is not None else {}
         human = bool(state.get("expect")) or (
             state.get("stage") in ("open", "turn") and not state.get("ai_to_move")
         )
         with self._lock:
             now = self._clock.now()
-            self._moment = self.schedule.at(self._clock.wall())
             if not self.enabled:
-                return
+                return  # switched off while the controller was asked
             actions = self.attendant.tick(now, is_open=self._moment.open, human_to_move=human)
         self._act(actions)
         with self._lock:
