@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from kiothi_board.ai.levels import MAX_LEVEL
 from kiothi_board.errors import ConfigError
 from kiothi_board.hardware.pinmap import load_map
 
@@ -50,10 +51,10 @@ def between(lo: float, hi: float) -> Check:
 
 
 def _level(value: Any) -> str | None:
-    """A playing level: 1…6 or "adaptive"."""
+    """A playing level: 1…MAX_LEVEL or "adaptive"."""
     if isinstance(value, str):
-        return None if value == "adaptive" else 'must be 1…6 or "adaptive"'
-    return between(1, 6)(value)
+        return None if value == "adaptive" else f'must be 1…{MAX_LEVEL} or "adaptive"'
+    return between(1, MAX_LEVEL)(value)
 
 
 def _pin_list(length: int | None = None, max_length: int | None = None) -> Check:
@@ -172,7 +173,7 @@ SCHEMA: dict[str, dict[str, Key]] = {
     "game": {
         "mode": Key((str,), "ai", one_of("two", "ai", "demo"), "two players, human vs AI, AI demo"),
         "human_side": Key((str,), "S", one_of("S", "N")),
-        "level": Key((int, str), 2, _level, '1…6, or "adaptive" (keeps the game close)'),
+        "level": Key((int, str), 2, _level, '1…8, or "adaptive" (keeps the game close)'),
         "pace": Key((str,), "step", one_of("step", "flow", "instant")),
         "variant": Key((str,), "", None, "comma-separated variants, e.g. V3,V7"),
         "long_move_laps": Key((int,), 30, between(1, 1000)),

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import pathlib
 
+from kiothi_board.ai.levels import MAX_LEVEL
 from kiothi_board.api.dispatcher import TOPICS
 from kiothi_board.rules import ENDS
 
@@ -119,7 +120,7 @@ common = {
                 "sides": {"enum": ["S", "N", "SN", "NS", ""]},
                 "level": {
                     "oneOf": [
-                        {"type": "integer", "minimum": 1, "maximum": 6},
+                        {"type": "integer", "minimum": 1, "maximum": MAX_LEVEL},
                         {"const": "adaptive"},
                     ]
                 },
@@ -329,6 +330,24 @@ cmds = {
                     },
                 },
                 "limits": {"type": "object"},
+                "levels": {
+                    "type": "array",
+                    "items": {
+                        "type": "object",
+                        "required": ["level", "name", "about"],
+                        "additionalProperties": False,
+                        "properties": {
+                            "level": {
+                                "oneOf": [
+                                    {"type": "integer", "minimum": 1, "maximum": MAX_LEVEL},
+                                    {"const": "adaptive"},
+                                ]
+                            },
+                            "name": {"type": "string"},
+                            "about": {"type": "string"},
+                        },
+                    },
+                },
                 "ticket": ticket,
             },
         },

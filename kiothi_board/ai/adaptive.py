@@ -1,7 +1,8 @@
 """The adaptive visitor level: it keeps the game close, whoever sits down to play.
 
 Before each of its moves it judges the game (`Adjuster`) and plays that move at one rung
-of a ladder of players, from "steer" to level 5 (`RUNGS`):
+of a ladder of players, from "steer" to level 7 (`RUNGS`; the levels it was calibrated with:
+it does not need levels 4 and 6 to keep a game close):
 
 - the **lead** is its captured seeds minus the opponent's, plus half the difference of the
   seeds in the two rows (R11 gives each player their own row at the end);
@@ -14,10 +15,10 @@ of a ladder of players, from "steer" to level 5 (`RUNGS`):
 - the lowest rung, "steer", plays the move whose result (after the opponent's biggest
   capture in reply) brings the lead nearest to +1: against a player who cannot capture
   well it gives seeds back, as a kind adult does with a child;
-- in the endgame (at most `ENDGAME_SEEDS` seeds on the board) it plays at least level 4
+- in the endgame (at most `ENDGAME_SEEDS` seeds on the board) it plays at least level 5
   unless it leads by more than `AHEAD`: late swings (R10) decide close games;
 - it never plays below what it must to stay level: when it is behind it climbs as far as
-  level 5, and it only wins when its opponent lets it.
+  level 7, and it only wins when its opponent lets it.
 
 Everything is deterministic for a seed (the rungs are seeded players).
 """
@@ -40,8 +41,8 @@ RUNGS: tuple[str, ...] = (
     "level:1",
     "level:2",
     "level:3",
-    "level:4",
     "level:5",
+    "level:7",
 )
 START = 2  # level 1
 STRONG_FLOOR = 3  # level 2: the lowest rung against an opponent who is no novice
@@ -50,7 +51,7 @@ FAR_AHEAD = 8.0  # … two rungs at a time
 BEHIND = -2.0  # seeds of lead below which it tightens up
 FAR_BEHIND = -8.0
 ENDGAME_SEEDS = 16  # seeds left on the board at or below which the endgame rule holds
-ENDGAME_RUNG = 5  # level 4: the lowest rung in the endgame unless it leads by more than AHEAD
+ENDGAME_RUNG = 5  # level 5: the lowest rung in the endgame unless it leads by more than AHEAD
 ADAPTIVE_LEVEL = Level(0, "Adaptive", 10.0, 8)  # the cap of its highest rung
 
 
@@ -92,7 +93,7 @@ class Adjuster:
         """The rung for the next move, given the lead now and the seeds left on the board.
 
         In the endgame (at most `ENDGAME_SEEDS` seeds on the board) it plays at least
-        level 4 unless it leads by more than `AHEAD`: there one slip (R10: the side that runs
+        level 5 unless it leads by more than `AHEAD`: there one slip (R10: the side that runs
         out of moves loses every seed left) decides the game, and a low rung cannot see it.
         The endgame rung is for this move only; the lead-driven rung goes on as before."""
         if current_lead > FAR_AHEAD:

@@ -11,12 +11,13 @@ from kiothi_board.ai.human import Style
 class Level:
     """A playing strength, defined by effort so it plays the same on any machine.
 
-    Level 1 plays as a beginner sees the board (`style`, see `human.py`); levels 2–5
+    Level 1 plays as a beginner sees the board (`style`, see `human.py`); levels 2–7
     search to `max_depth` plies with at most `nodes` nodes, and `movetime` is only a
-    safety cap on the wall clock; level 6 (`nodes` None) uses its `movetime` to the full.
+    safety cap on the wall clock; level 8 (`nodes` None) uses its `movetime` to the full.
     `lapse` is the chance, per move, that a searching level plays one move with a
     beginner's eyes (`style`) instead: a person's lapse of attention, not a random move;
     1.0 means every move (level 1).
+    `beginner_hints`: its hints are explained in one plain sentence, not the search's figures.
     `blurb` tells a player what to expect.
     """
 
@@ -27,6 +28,7 @@ class Level:
     nodes: int | None = None
     style: Style | None = None
     lapse: float = 0.0
+    beginner_hints: bool = False
     blurb: str = ""
 
     def __str__(self) -> str:
@@ -44,6 +46,7 @@ LEVELS: dict[int, Level] = {
         1,
         style=BEGINNER_EYES,
         lapse=1.0,
+        beginner_hints=True,
         blurb=(
             "Plays like someone in their first game: goes for the captures it can see, loses "
             "count when a sowing relays more than once, never sees the long chain along "
@@ -57,6 +60,7 @@ LEVELS: dict[int, Level] = {
         5.0,
         1,
         nodes=20_000,
+        beginner_hints=True,
         blurb=(
             "Counts every relay of its own moves exactly and takes the biggest capture, "
             "and sees when you could capture straight back; it does not look further."
@@ -70,6 +74,7 @@ LEVELS: dict[int, Level] = {
         nodes=20_000,
         style=CASUAL_EYES,
         lapse=0.4,
+        beginner_hints=True,
         blurb=(
             "Looks at your best reply to each of its moves, but two moves in five it plays "
             "by eye: it loses count after two relays and grabs a capture without checking."
@@ -77,6 +82,20 @@ LEVELS: dict[int, Level] = {
     ),
     4: Level(
         4,
+        "Skilled",
+        5.0,
+        4,
+        nodes=2_000,
+        style=CASUAL_EYES,
+        lapse=0.25,
+        beginner_hints=True,
+        blurb=(
+            "Thinks four moves ahead, but one move in four it plays by eye: it loses count "
+            "after two relays and grabs a capture without checking."
+        ),
+    ),
+    5: Level(
+        5,
         "Strong",
         5.0,
         6,
@@ -88,16 +107,29 @@ LEVELS: dict[int, Level] = {
             "plays by eye, so a long relay or a chain can catch it out."
         ),
     ),
-    5: Level(
-        5,
+    6: Level(
+        6,
+        "Advanced",
+        10.0,
+        7,
+        nodes=15_000,
+        style=CASUAL_EYES,
+        lapse=0.05,
+        blurb=(
+            "Thinks seven moves ahead; one move in twenty it plays by eye. Only a careful "
+            "player beats it."
+        ),
+    ),
+    7: Level(
+        7,
         "Expert",
         10.0,
         8,
         nodes=40_000,
         blurb="Thinks eight moves ahead and never plays by eye; beats almost every person.",
     ),
-    6: Level(
-        6,
+    8: Level(
+        8,
         "Master",
         0.8,
         64,
@@ -105,21 +137,48 @@ LEVELS: dict[int, Level] = {
     ),
 }
 LEVEL_NAMES = {lv.name.lower(): lv for lv in LEVELS.values()}
+MAX_LEVEL = max(LEVELS)
+LADDER_VERSION = 2
+"""The numbering of `LEVELS`: 1 had six levels; 2 put Skilled (4) and Advanced (6) in between."""
+FROM_LADDER_1 = {1: 1, 2: 2, 3: 3, 4: 5, 5: 7, 6: 8}
+"""Ladder 1's level numbers as today's: the same players, renumbered."""
+
+
+def stored_level(value: object, ladder: object = 1) -> int | str:
+    """A level stored under numbering `ladder` (games stored before 2 say none), as today's.
+
+    A game begun at the old level 6 resumes against the same player, now level 8."""
+    if value == "adaptive":
+        return "adaptive"
+    n = int(str(value))
+    return FROM_LADDER_1.get(n, n) if ladder == 1 else n
+
 
 BASELINE_LEVEL = Level(0, "Baseline", 5.0, 4)
 
+ADAPTIVE_ABOUT = (
+    "Keeps the game close whoever plays: it eases off when it leads and tightens up when "
+    "it trails, so a first game is a real game and a good player still has to earn the win."
+)
+Choice = dict[str, int | str]
+LEVEL_CHOICES: tuple[Choice, ...] = (
+    *(Choice(level=lv.number, name=lv.name, about=lv.blurb) for lv in LEVELS.values()),
+    Choice(level="adaptive", name="Visitor", about=ADAPTIVE_ABOUT),
+)
+"""The levels a player can choose, in words (the API's `hello` lists them for the pages)."""
+
 
 def level(spec: int | str | Level) -> Level:
-    """A level by number (1–6), name ("Club") or as given."""
+    """A level by number (1–8), name ("Club") or as given."""
     if isinstance(spec, Level):
         return spec
     if isinstance(spec, int) or spec.isdigit():
         n = int(spec)
         if n not in LEVELS:
-            raise ValueError(f"bad level {spec!r}: expected 1…6")
+            raise ValueError(f"bad level {spec!r}: expected 1…{MAX_LEVEL}")
         return LEVELS[n]
     try:
         return LEVEL_NAMES[spec.lower()]
     except KeyError:
         names = ", ".join(lv.name for lv in LEVELS.values())
-        raise ValueError(f"bad level {spec!r}: expected 1…6 or one of {names}") from None
+        raise ValueError(f"bad level {spec!r}: expected 1…{MAX_LEVEL} or one of {names}") from None

@@ -277,7 +277,7 @@ class AIPlayer:
                 style = None  # a searching level's lapses (a beginner's moment) are rare
             if not mistakes:
                 style = None
-                if 1 <= self.level.number <= 3:  # a hint at a low level: sound advice
+                if self.level.beginner_hints:  # a hint at a low level: sound advice
                     depth_cap, nodes = max(depth_cap, 4), 20_000
             if position.phase == "opening":
                 if style is not None:
@@ -357,7 +357,7 @@ class AIPlayer:
         )
         me = position.to_move
         base = position.captured[me] - position.captured[me.other]
-        if 1 <= self.level.number <= 3:
+        if self.level.beginner_hints:
             why = beginner_reason(position, res.move)
         else:
             why = explain_move(position, res.move, res)

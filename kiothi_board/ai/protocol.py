@@ -32,7 +32,7 @@ class Engine:
         self.out = out
         self.clock: Clock = clock or SystemClock()
         self.lock = threading.Lock()
-        self.level: int | str = 4
+        self.level: int | str = 5  # Strong
         self.seed = 0
         self.variant = Variant()
         self.player = self.make_player()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from kiothi_board.ai.levels import MAX_LEVEL
 from kiothi_board.api.protocol import ApiError
 from kiothi_board.errors import RulesError
 from kiothi_board.rules import Variant, parse_pit
@@ -78,12 +79,12 @@ class Args:
         return value
 
     def level(self) -> int | str:
-        """The `level` argument: 1…6 or "adaptive"."""
+        """The `level` argument: 1…MAX_LEVEL or "adaptive"."""
         value = self._get("level")
         if value == "adaptive":
             return "adaptive"
-        if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 6:
-            raise self._bad("level", 'an integer from 1 to 6 or "adaptive"')
+        if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= MAX_LEVEL:
+            raise self._bad("level", f'an integer from 1 to {MAX_LEVEL} or "adaptive"')
         return value
 
     def number(self, key: str, lo: float, hi: float) -> float:

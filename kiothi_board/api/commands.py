@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from kiothi_board import __version__
+from kiothi_board.ai.levels import LEVEL_CHOICES
 from kiothi_board.api.access import AccessPolicy
 from kiothi_board.api.args import Args, short
 from kiothi_board.api.protocol import PROTOCOL, VERSION, ApiError
@@ -143,6 +144,7 @@ class CommandHandlers:
                 "led_order": "LED 0 at the ring's top as its owner sees it, then clockwise",
             },
             "limits": {"max_line": self.max_line, "rate": self._rate, "burst": self._burst},
+            "levels": [dict(c) for c in LEVEL_CHOICES],
         }
 
     def _capabilities(self) -> list[str]:
@@ -289,9 +291,6 @@ class CommandHandlers:
         on = a.opt_bool("on")
         a.done()
         return {"check": self.service.check_board(on)}
-
-
-_ID_MAX = 2**53
 
 
 def _code_of(exc: KiothiError) -> str:

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
+from kiothi_board.ai.levels import LADDER_VERSION, stored_level
 from kiothi_board.controller.events import (
     Abandon,
     Advance,
@@ -64,18 +65,13 @@ DEFAULT_LONG_MOVE_LAPS = 30
 _PITS = 20
 
 
-def _level(value: Any) -> int | str:
-    """A stored level: "adaptive" or a number."""
-    return "adaptive" if value == "adaptive" else int(value)
-
-
 @dataclass(frozen=True, slots=True)
 class Settings:
     """How a game is played: who plays which side, the AI level, the pace, the rules."""
 
     mode: Mode = "two"
     humans: tuple[Side, ...] = (Side.S, Side.N)
-    level: int | str = 3  # 1…6 or "adaptive"
+    level: int | str = 3  # 1…MAX_LEVEL or "adaptive"
     pace: Pace = "step"
     variant: Variant = STANDARD
     long_move_laps: int = DEFAULT_LONG_MOVE_LAPS
@@ -100,13 +96,19 @@ class Settings:
             "long_move_laps": self.long_move_laps,
         }
 
+    def to_stored(self) -> dict[str, Any]:
+        """The `meta` stored with a game: `to_json` and the numbering of its level."""
+        return {**self.to_json(), "ladder": LADDER_VERSION}
+
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Settings:
-        """Read the stored `meta`."""
+        """Read the stored `meta` (`to_stored`); meta stored before the levels were
+        renumbered has no `ladder`, and its level is read as the same player today."""
+        ladder = data.get("ladder", 1)
         return cls(
             mode=data.get("mode", "two"),
             humans=tuple(Side.parse(s) for s in data.get("humans", ["S", "N"])),
-            level=_level(data.get("level", 3)),
+            level=stored_level(data.get("level", 3), ladder),
             pace=data.get("pace", "step"),
             variant=Variant.from_json(data.get("variant", {})),
             long_move_laps=int(data.get("long_move_laps", DEFAULT_LONG_MOVE_LAPS)),

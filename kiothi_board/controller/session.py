@@ -153,7 +153,7 @@ class Session:
         if self.game is not None and self.game.stage != "over":
             self.commit(Abandon())  # R13: stored as abandoned, not left "unfinished"
         self.settings = settings
-        self.game_id = self.store.begin_game(settings.to_json())
+        self.game_id = self.store.begin_game(settings.to_stored())
         self.seq = 0
         self.game = new_game(settings)
         self.check = None

@@ -21,6 +21,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from kiothi_board.ai.levels import stored_level
 from kiothi_board.exhibit.schedule import Schedule
 from kiothi_board.rules import pit_name
 from kiothi_board.store.base import CountStore, GameStore
@@ -85,7 +86,7 @@ def game_row(summary: Mapping[str, Any]) -> GameRow:
         id=int(summary["id"]),
         status=status,
         mode=str(meta.get("mode", "?")),
-        level=str(meta.get("level", "?")),
+        level=str(stored_level(meta["level"], meta.get("ladder", 1))) if "level" in meta else "?",
         humans="".join(meta.get("humans", [])),
         started=float(summary["started"]),
         finished=None if summary.get("finished") is None else float(summary["finished"]),

@@ -141,8 +141,8 @@ def test_same_seed_same_game() -> None:
     assert game(4) == game(4)
 
 
-def test_in_the_endgame_it_plays_at_least_level_4_unless_well_ahead() -> None:
-    assert RUNGS[ENDGAME_RUNG] == "level:4"
+def test_in_the_endgame_it_plays_at_least_level_5_unless_well_ahead() -> None:
+    assert RUNGS[ENDGAME_RUNG] == "level:5"
     adj = Adjuster()
     assert adj.step(0.0, seeds_left=ENDGAME_SEEDS + 1) == START  # not yet the endgame
     assert adj.step(0.0, seeds_left=ENDGAME_SEEDS) == ENDGAME_RUNG  # the endgame, level
@@ -158,4 +158,4 @@ def test_the_player_reads_the_seeds_left_for_the_endgame_rule() -> None:
     player = AdaptivePlayer(seed=3, clock=FakeClock())
     hint = player.choose(pos)
     assert player.adjuster.history == [ENDGAME_RUNG]
-    assert "playing as level:4" in hint.explanation
+    assert "playing as level:5" in hint.explanation

@@ -22,20 +22,29 @@ def midgame() -> Position:
 
 def test_levels_are_named_and_ordered() -> None:
     names = [lv.name for lv in LEVELS.values()]
-    assert names == ["Beginner", "Casual", "Club", "Strong", "Expert", "Master"]
-    assert level("club").number == 3 and level("6").name == "Master"
-    # Levels 1–5 are defined by effort (a beginner's eyes, or depth and nodes); 6 by time.
-    effort = [lv for n, lv in LEVELS.items() if n <= 5]
+    assert names == [
+        "Beginner",
+        "Casual",
+        "Club",
+        "Skilled",
+        "Strong",
+        "Advanced",
+        "Expert",
+        "Master",
+    ]
+    assert level("club").number == 3 and level("8").name == "Master"
+    # Levels 1–7 are defined by effort (a beginner's eyes, or depth and nodes); 8 by time.
+    effort = [lv for n, lv in LEVELS.items() if n <= 7]
     assert all(lv.style is not None or lv.nodes is not None for lv in effort)
     assert [lv.max_depth for lv in effort] == sorted(lv.max_depth for lv in effort)
-    assert LEVELS[6].nodes is None and LEVELS[6].style is None
+    assert LEVELS[8].nodes is None and LEVELS[8].style is None
     assert all(lv.blurb for lv in LEVELS.values())
-    with pytest.raises(ValueError):
-        level(7)
+    with pytest.raises(ValueError, match="expected 1…8"):
+        level(9)
 
 
 def test_start_think_returns_at_once_and_stop_gives_a_move() -> None:
-    player = AIPlayer(6, seed=1, movetime=30.0)
+    player = AIPlayer(8, seed=1, movetime=30.0)
     pos = midgame()
     started = threading.Event()
     thinking = player.start_think(pos, on_iteration=lambda it: started.set())
@@ -48,7 +57,7 @@ def test_start_think_returns_at_once_and_stop_gives_a_move() -> None:
 
 
 def test_cancel_discards_the_result_and_ends_the_thread() -> None:
-    player = AIPlayer(6, seed=1, movetime=30.0)
+    player = AIPlayer(8, seed=1, movetime=30.0)
     thinking = player.start_think(midgame())
     assert thinking.cancel()
     with pytest.raises(CancelledError):
@@ -70,7 +79,7 @@ def test_done_callback_runs() -> None:
 
 def test_hint_explains_a_move() -> None:
     pos = midgame()
-    hint = AIPlayer(4, seed=0, movetime=0.1).hint(pos)
+    hint = AIPlayer(5, seed=0, movetime=0.1).hint(pos)
     assert hint.move in pos.legal_moves()
     assert hint.pv[0] == hint.action
     assert hint.action in hint.explanation
@@ -115,10 +124,10 @@ def test_effort_levels_play_the_same_under_any_clock() -> None:
 
 
 def test_searching_levels_have_seeded_lapses() -> None:
-    """Level 4 now and then plays a move by eye instead of its search, the same for a seed."""
-    pos = midgame().play("S8")  # by eye, level 4 misjudges this position
-    runs = [[AIPlayer(4, seed=s).choose(pos).action for s in range(40)] for _ in range(2)]
+    """Level 5 now and then plays a move by eye instead of its search, the same for a seed."""
+    pos = midgame().play("S8")  # by eye, level 5 misjudges this position
+    runs = [[AIPlayer(5, seed=s).choose(pos).action for s in range(40)] for _ in range(2)]
     assert runs[0] == runs[1]
-    searched = AIPlayer(4, seed=0).hint(pos).action  # a hint never lapses
+    searched = AIPlayer(5, seed=0).hint(pos).action  # a hint never lapses
     assert len(set(runs[0])) > 1
     assert max(set(runs[0]), key=runs[0].count) == searched

@@ -425,12 +425,32 @@ def test_operator_page_in_plain_words_with_the_configured_level(twin: Twin) -> N
     page.goto(twin.url + "operator")
     page.wait_for_selector("#conn.up")
     page.wait_for_selector("#variants input")
-    page.wait_for_function("document.querySelector('#level-v').textContent === '2'")
-    assert page.input_value("#level") == "2"
+    page.wait_for_function("document.querySelector('#level').value === '2'")
     text = page.inner_text("main")
     assert not re.search(r"\b(token|ply|V1–V8)\b", text, re.IGNORECASE)
     assert "Access code" in text and "Stop after … turns" in text
     assert "Each player may lift up to two pits in the opening (V1)" in text
+    page.close()
+
+
+def test_the_operator_chooses_a_level_by_its_name_and_what_it_does(twin: Twin) -> None:
+    """Eight levels and the visitor level, each said in words; the chosen one is played."""
+    page = twin.page(PHONE)
+    page.goto(twin.url + "operator")
+    page.wait_for_selector("#conn.up")
+    page.wait_for_function("document.querySelectorAll('#level option').length === 9")
+    labels = page.eval_on_selector_all("#level option", "os => os.map(o => o.textContent)")
+    assert labels[0] == "1 · Beginner" and labels[3] == "4 · Skilled"
+    assert labels[7] == "8 · Master" and labels[8] == "Visitor (keeps it close)"
+    assert "relay" in page.inner_text("#level-about")  # level 2, the configured one, in words
+    page.select_option("#level", "adaptive")
+    assert "Keeps the game close" in page.inner_text("#level-about")
+    page.select_option("#mode", "ai")
+    page.click("#start")
+    page.wait_for_function(
+        "document.querySelector('#game-line').textContent.includes('AI strength Visitor')"
+    )
+    assert twin.ctl.state()["settings"]["level"] == "adaptive"
     page.close()
 
 

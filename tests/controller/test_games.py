@@ -7,6 +7,7 @@ import random
 import pytest
 
 from kiothi_board.controller import Controller
+from kiothi_board.controller.opponent import Opponent
 from kiothi_board.rules import GameRecord, parse_record
 from kiothi_board.store.base import GameStore
 from kiothi_board.store.memory import MemoryStore
@@ -87,3 +88,30 @@ def test_resume_restores_the_same_guide_step_mid_move() -> None:
         assert after[key] == before[key], key
     assert again.frame() == frame
     assert before["guide"]["index"] == 4
+
+
+def test_a_game_stored_before_the_renumbering_resumes_against_the_same_player() -> None:
+    """Six levels became eight (Skilled at 4, Advanced at 6): old 4, 5, 6 are now 5, 7, 8."""
+    rig = make_rig()
+    old = {"mode": "ai", "humans": ["S"], "level": 6, "pace": "step", "variant": {}}
+    rig.store.begin_game(old)  # as the six-level build stored it: no "ladder"
+    asked: list[int | str] = []
+    fallback = rig.ctl.session.factory
+
+    def factory(level: int | str) -> Opponent:
+        asked.append(level)
+        return fallback(level)
+
+    ctl = Controller.resume(rig.store, sink=rig.sink, clock=rig.clock, opponent_factory=factory)
+    assert ctl.state()["settings"]["level"] == 8  # Master, as before the upgrade
+    assert asked == [8]
+
+
+def test_a_new_game_stores_the_numbering_of_its_level() -> None:
+    rig = make_rig()
+    rig.ctl.new_game("ai", "S", 6, "step")
+    current = rig.store.current_game()
+    assert current is not None
+    assert current[1]["level"] == 6 and current[1]["ladder"] == 2
+    again = Controller.resume(rig.store, sink=rig.sink, clock=rig.clock, opponent_factory=None)
+    assert again.state()["settings"]["level"] == 6  # read back unchanged

@@ -24,9 +24,34 @@ function act(cmd, args, done) {
   client.request(cmd, args).then((r) => { if (done) toast(done); return r; }).catch(fail);
 }
 
+// The levels come from the board (hello.levels): a number and a name, and what a player
+// meets at that level in one or two sentences.
+let levels = [];
+function fillLevels(list) {
+  levels = Array.isArray(list) ? list : [];
+  const sel = $("level"), keep = sel.value;
+  sel.innerHTML = "";
+  for (const l of levels) {
+    const o = document.createElement("option");
+    o.value = String(l.level);
+    o.textContent = l.level === "adaptive" ? `${l.name} (keeps it close)` : `${l.level} · ${l.name}`;
+    sel.appendChild(o);
+  }
+  sel.value = keep;
+  levelAbout();
+}
+function levelName(v) {
+  const l = levels.find((x) => String(x.level) === String(v));
+  return l ? (l.level === "adaptive" ? l.name : `${l.level} (${l.name})`) : String(v);
+}
+function levelAbout() {
+  const l = levels.find((x) => String(x.level) === $("level").value);
+  $("level-about").textContent = l ? l.about : "";
+}
+
 function fillSettings(s) {
   $("mode").value = s.mode; $("sides").value = s.sides === "N" ? "N" : "S";
-  $("level").value = s.level; $("level-v").textContent = s.level; $("pace").value = s.pace;
+  $("level").value = String(s.level); levelAbout(); $("pace").value = s.pace;
   $("palette").value = s.palette; $("brightness").value = Math.round(s.brightness * 100);
   $("bright-v").textContent = `${Math.round(s.brightness * 100)}%`;
   const variant = s.variant || {};
@@ -44,7 +69,7 @@ async function refresh(fill) {
     // the operator is in the middle of choosing.
     if (fill === true) fillSettings(settings);
     const line = state.stage === "none" ? "No game." :
-      `Game ${state.game_id}: ${state.settings.mode}, AI strength ${state.settings.level}, ${state.settings.pace} pace — ` +
+      `Game ${state.game_id}: ${state.settings.mode}, AI strength ${levelName(state.settings.level)}, ${state.settings.pace} pace — ` +
       (state.stage === "over" ? "over" : `${state.position.to_move === "S" ? "South" : "North"} to play, turn ${state.position.ply + 1}`);
     $("game-line").textContent = line;
     $("games").innerHTML = "";
@@ -64,6 +89,7 @@ client.on("open", (hello) => {
   $("role").textContent = hello.role; $("role").className = `badge ${hello.role}`;
   $("access-note").textContent = hello.role === "control"
     ? "This device may play and change the settings." : "From this device you can watch. To play or change settings, enter the board's access code.";
+  fillLevels(hello.levels);
   refresh(true);
 });
 client.on("close", () => $("conn").classList.remove("up"));
@@ -76,7 +102,7 @@ function modeRows() {
   $("level-row").classList.toggle("hidden", $("mode").value === "two");
 }
 $("mode").onchange = modeRows;
-$("level").oninput = () => ($("level-v").textContent = $("level").value);
+$("level").onchange = levelAbout;
 $("brightness").oninput = () => ($("bright-v").textContent = `${$("brightness").value}%`);
 // The access code is the board's token, or (digits only) the staff PIN, which the board
 // exchanges for a session cookie: the PIN itself is never stored in the browser.
@@ -111,7 +137,7 @@ function gameArgs() {
   if ($("ply").value) variant.ply_limit = Number($("ply").value);
   const mode = $("mode").value;
   return { mode, sides: mode === "two" ? "SN" : mode === "demo" ? "" : $("sides").value,
-    level: Number($("level").value), pace: $("pace").value, variant };
+    level: $("level").value === "adaptive" ? "adaptive" : Number($("level").value), pace: $("pace").value, variant };
 }
 $("start").onclick = async () => {
   const args = gameArgs();
