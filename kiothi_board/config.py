@@ -173,7 +173,7 @@ SCHEMA: dict[str, dict[str, Key]] = {
     "game": {
         "mode": Key((str,), "ai", one_of("two", "ai", "demo"), "two players, human vs AI, AI demo"),
         "human_side": Key((str,), "S", one_of("S", "N")),
-        "level": Key((int, str), 2, _level, '1…8, or "adaptive" (keeps the game close)'),
+        "level": Key((int, str), 2, _level, '1…9, or "adaptive" (keeps the game close)'),
         "pace": Key((str,), "step", one_of("step", "flow", "instant")),
         "variant": Key((str,), "", None, "comma-separated variants, e.g. V3,V7"),
         "long_move_laps": Key((int,), 30, between(1, 1000)),

@@ -41,7 +41,7 @@ class AIHandle:
 
 
 class AIOpponent:
-    """An `Opponent` at one level (1–8, or "adaptive"), deterministic for a seed."""
+    """An `Opponent` at one level (1–9, or "adaptive"), deterministic for a seed."""
 
     def __init__(self, level: int | str, seed: int = 0) -> None:
         """Create the player; its search tables live as long as this opponent.

@@ -35,9 +35,9 @@ def test_a_file_overrides_defaults(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ("[game]\nlevel = 9\n", "game.level = 9: must be between 1 and 8"),
+        ("[game]\nlevel = 10\n", "game.level = 10: must be between 1 and 9"),
         ("[game]\nlevel = true\n", "game.level = True: must be int"),
-        ('[game]\nlevel = "hard"\n', "game.level = 'hard': must be 1…8 or \"adaptive\""),
+        ('[game]\nlevel = "hard"\n', "game.level = 'hard': must be 1…9 or \"adaptive\""),
         ('[game]\npace = "fast"\n', "game.pace = 'fast': must be one of 'step', 'flow'"),
         ("[gmae]\nlevel = 1\n", "unknown section [gmae]"),
         ("[game]\nlevle = 1\n", "unknown key game.levle"),

@@ -1,8 +1,8 @@
 """The adaptive visitor level: it keeps the game close, whoever sits down to play.
 
 Before each of its moves it judges the game (`Adjuster`) and plays that move at one rung
-of a ladder of players, from "steer" to level 7 (`RUNGS`; the levels it was calibrated with:
-it does not need levels 4 and 6 to keep a game close):
+of a ladder of players, from "steer" to level 8 (`RUNGS`; the levels it was calibrated with:
+it does not need levels 4, 6 and 7 to keep a game close):
 
 - the **lead** is its captured seeds minus the opponent's, plus half the difference of the
   seeds in the two rows (R11 gives each player their own row at the end);
@@ -18,7 +18,7 @@ it does not need levels 4 and 6 to keep a game close):
 - in the endgame (at most `ENDGAME_SEEDS` seeds on the board) it plays at least level 5
   unless it leads by more than `AHEAD`: late swings (R10) decide close games;
 - it never plays below what it must to stay level: when it is behind it climbs as far as
-  level 7, and it only wins when its opponent lets it.
+  level 8, and it only wins when its opponent lets it.
 
 Everything is deterministic for a seed (the rungs are seeded players).
 """
@@ -42,7 +42,7 @@ RUNGS: tuple[str, ...] = (
     "level:2",
     "level:3",
     "level:5",
-    "level:7",
+    "level:8",
 )
 START = 2  # level 1
 STRONG_FLOOR = 3  # level 2: the lowest rung against an opponent who is no novice

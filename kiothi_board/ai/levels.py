@@ -11,9 +11,9 @@ from kiothi_board.ai.human import Style
 class Level:
     """A playing strength, defined by effort so it plays the same on any machine.
 
-    Level 1 plays as a beginner sees the board (`style`, see `human.py`); levels 2–7
+    Level 1 plays as a beginner sees the board (`style`, see `human.py`); levels 2–8
     search to `max_depth` plies with at most `nodes` nodes, and `movetime` is only a
-    safety cap on the wall clock; level 8 (`nodes` None) uses its `movetime` to the full.
+    safety cap on the wall clock; level 9 (`nodes` None) uses its `movetime` to the full.
     `lapse` is the chance, per move, that a searching level plays one move with a
     beginner's eyes (`style`) instead: a person's lapse of attention, not a random move;
     1.0 means every move (level 1).
@@ -87,10 +87,10 @@ LEVELS: dict[int, Level] = {
         4,
         nodes=2_000,
         style=CASUAL_EYES,
-        lapse=0.25,
+        lapse=0.2,
         beginner_hints=True,
         blurb=(
-            "Thinks four moves ahead, but one move in four it plays by eye: it loses count "
+            "Thinks four moves ahead, but one move in five it plays by eye: it loses count "
             "after two relays and grabs a capture without checking."
         ),
     ),
@@ -112,24 +112,35 @@ LEVELS: dict[int, Level] = {
         "Advanced",
         10.0,
         7,
-        nodes=15_000,
+        nodes=12_000,
         style=CASUAL_EYES,
-        lapse=0.05,
+        lapse=0.04,
         blurb=(
-            "Thinks seven moves ahead; one move in twenty it plays by eye. Only a careful "
-            "player beats it."
+            "Thinks seven moves ahead, but about one move in twenty-five it plays by eye: "
+            "a careful player who waits for that slip can beat it."
         ),
     ),
     7: Level(
         7,
+        "Veteran",
+        10.0,
+        7,
+        nodes=12_000,
+        blurb=(
+            "Thinks seven moves ahead, as Advanced does, and never plays by eye: no careless "
+            "slips, but it does not see as far as the Expert."
+        ),
+    ),
+    8: Level(
+        8,
         "Expert",
         10.0,
         8,
         nodes=40_000,
         blurb="Thinks eight moves ahead and never plays by eye; beats almost every person.",
     ),
-    8: Level(
-        8,
+    9: Level(
+        9,
         "Master",
         0.8,
         64,
@@ -139,15 +150,16 @@ LEVELS: dict[int, Level] = {
 LEVEL_NAMES = {lv.name.lower(): lv for lv in LEVELS.values()}
 MAX_LEVEL = max(LEVELS)
 LADDER_VERSION = 2
-"""The numbering of `LEVELS`: 1 had six levels; 2 put Skilled (4) and Advanced (6) in between."""
-FROM_LADDER_1 = {1: 1, 2: 2, 3: 3, 4: 5, 5: 7, 6: 8}
+"""The numbering of `LEVELS`: 1 had six levels; 2 put Skilled (4), Advanced (6) and Veteran (7)
+between them, so that each level is a step a player can climb (docs/ai.md)."""
+FROM_LADDER_1 = {1: 1, 2: 2, 3: 3, 4: 5, 5: 8, 6: 9}
 """Ladder 1's level numbers as today's: the same players, renumbered."""
 
 
 def stored_level(value: object, ladder: object = 1) -> int | str:
     """A level stored under numbering `ladder` (games stored before 2 say none), as today's.
 
-    A game begun at the old level 6 resumes against the same player, now level 8."""
+    A game begun at the old level 6 resumes against the same player, now level 9."""
     if value == "adaptive":
         return "adaptive"
     n = int(str(value))
@@ -169,7 +181,7 @@ LEVEL_CHOICES: tuple[Choice, ...] = (
 
 
 def level(spec: int | str | Level) -> Level:
-    """A level by number (1–8), name ("Club") or as given."""
+    """A level by number (1–9), name ("Club") or as given."""
     if isinstance(spec, Level):
         return spec
     if isinstance(spec, int) or spec.isdigit():

@@ -1,4 +1,4 @@
-"""Every built-in player by its match spec: `level:1`…`level:8`, `level:baseline`,
+"""Every built-in player by its match spec: `level:1`…`level:9`, `level:baseline`,
 `level:adaptive` and the novices (`novice:random`, `novice:greedy`, `novice:greedy-<p>`)."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from kiothi_board.ai.adaptive import AdaptivePlayer
 from kiothi_board.ai.player import AIPlayer
 from kiothi_board.ai.specs import plain_player
 
-SPEC_HELP = "level:1…8, level:baseline, level:adaptive, novice:random, novice:greedy[-P]"
+SPEC_HELP = "level:1…9, level:baseline, level:adaptive, novice:random, novice:greedy[-P]"
 
 
 def is_builtin(spec: str) -> bool:

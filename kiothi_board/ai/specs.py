@@ -1,4 +1,4 @@
-"""The plain built-in players by match spec: `level:1`…`level:8` (or a level's name),
+"""The plain built-in players by match spec: `level:1`…`level:9` (or a level's name),
 `level:baseline` and the novices. Shared by the roster (`roster.builtin_player`, which adds
 `level:adaptive`) and the adaptive level's rungs, so a spec is parsed in one place."""
 

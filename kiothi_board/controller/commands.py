@@ -44,7 +44,7 @@ class NewGame:
 
     mode: str = "two"
     sides: str = "S"
-    level: int | str = 3  # 1…8 or "adaptive"
+    level: int | str = 3  # 1…9 or "adaptive"
     pace: str = "step"
     variant: Variant | dict[str, Any] | str | None = None
     long_move_laps: int = DEFAULT_LONG_MOVE_LAPS

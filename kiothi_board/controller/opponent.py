@@ -53,7 +53,7 @@ class Opponent(Protocol):
 
 
 OpponentFactory = Callable[[int | str], Opponent]
-"""Makes the opponent of a level (1…8, or "adaptive")."""
+"""Makes the opponent of a level (1…9, or "adaptive")."""
 
 
 class ReadyHandle:

@@ -11,6 +11,8 @@ import argparse
 import random
 import time
 
+from kiothi_board.ai.levels import LEVELS
+from kiothi_board.ai.player import AIPlayer
 from kiothi_board.ai.search import Searcher
 from kiothi_board.rules import Position
 from kiothi_board.tools.match import load_openings
@@ -40,7 +42,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--positions", type=int, default=24)
     parser.add_argument("--time", type=float, default=1.0, help="seconds per position")
     parser.add_argument("--quiet", action="store_true", help="only the totals")
+    parser.add_argument(
+        "--levels",
+        action="store_true",
+        help="instead: CPU time and nodes per move of every level's own play (AIPlayer.choose)",
+    )
     args = parser.parse_args(argv)
+    if args.levels:
+        return level_times(suite(args.positions))
     positions = suite(args.positions)
     total_nodes = 0
     total_time = 0.0
@@ -67,4 +76,26 @@ def main(argv: list[str] | None = None) -> int:
         f"{total_time:.2f} s = {nps:,.0f} nodes/s; depth reached: min {depths[0]}, "
         f"median {depths[len(depths) // 2]}, max {depths[-1]}"
     )
+    return 0
+
+
+def level_times(positions: list[Position]) -> int:
+    """Print each level's CPU time and nodes per move on `positions` (this process's CPU).
+
+    CPU time, not wall time, so other work on the machine does not count; the effort levels
+    play the same moves anywhere, so only these times change from machine to machine."""
+    print(f"bench ai --levels: {len(positions)} positions, one move each, CPU time")
+    for number, lv in LEVELS.items():
+        player = AIPlayer(number, seed=1)
+        times, nodes = [], []
+        for pos in positions:
+            t0 = time.process_time()
+            hint = player.choose(pos)
+            times.append((time.process_time() - t0) * 1000)
+            nodes.append(hint.nodes)
+        player.close()
+        print(
+            f"level {number} {lv.name:9s}: {sum(times) / len(times):8.1f} ms mean, "
+            f"{max(times):8.1f} ms max; {sum(nodes) / len(nodes):9.0f} nodes mean"
+        )
     return 0

@@ -1,7 +1,7 @@
 """`kiothi-board match --ladder`: play the whole ladder and fit Elo ratings to all its games.
 
 The ladder is the novices (`novice:random`, `novice:greedy-0.25`, `novice:greedy`) and
-levels 1–8; the schedule plays level 1 against each novice, each level against the one
+levels 1–9; the schedule plays level 1 against each novice, each level against the one
 below it, and the novices against each other. `--from FILE …` fits match summaries that
 were already played (`kiothi-board match … --out X.jsonl` writes `X.summary.json`)
 instead of playing.
@@ -41,6 +41,7 @@ SCHEDULE: tuple[tuple[str, str], ...] = (
     ("level:6", "level:5"),
     ("level:7", "level:6"),
     ("level:8", "level:7"),
+    ("level:9", "level:8"),
 )
 
 Game = tuple[str, str, float]  # (A, B, A's score: 1, 0.5 or 0)

@@ -1,6 +1,6 @@
 """`kiothi-board match A B`: play two engines against each other and report the score.
 
-An engine is `level:1`…`level:8`, `level:baseline` (plain depth-4 alpha-beta on the
+An engine is `level:1`…`level:9`, `level:baseline` (plain depth-4 alpha-beta on the
 captured difference) or `cmd:"COMMAND"` (an external program speaking the engine
 protocol). Colours alternate; each opening of the suite is played once with each colour.
 An engine that crashes, hangs (no answer within 2 × movetime + 1 s) or plays an illegal

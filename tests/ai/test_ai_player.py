@@ -29,22 +29,23 @@ def test_levels_are_named_and_ordered() -> None:
         "Skilled",
         "Strong",
         "Advanced",
+        "Veteran",
         "Expert",
         "Master",
     ]
-    assert level("club").number == 3 and level("8").name == "Master"
-    # Levels 1–7 are defined by effort (a beginner's eyes, or depth and nodes); 8 by time.
-    effort = [lv for n, lv in LEVELS.items() if n <= 7]
+    assert level("club").number == 3 and level("9").name == "Master"
+    # Levels 1–8 are defined by effort (a beginner's eyes, or depth and nodes); 9 by time.
+    effort = [lv for n, lv in LEVELS.items() if n <= 8]
     assert all(lv.style is not None or lv.nodes is not None for lv in effort)
     assert [lv.max_depth for lv in effort] == sorted(lv.max_depth for lv in effort)
-    assert LEVELS[8].nodes is None and LEVELS[8].style is None
+    assert LEVELS[9].nodes is None and LEVELS[9].style is None
     assert all(lv.blurb for lv in LEVELS.values())
-    with pytest.raises(ValueError, match="expected 1…8"):
-        level(9)
+    with pytest.raises(ValueError, match="expected 1…9"):
+        level(10)
 
 
 def test_start_think_returns_at_once_and_stop_gives_a_move() -> None:
-    player = AIPlayer(8, seed=1, movetime=30.0)
+    player = AIPlayer(9, seed=1, movetime=30.0)
     pos = midgame()
     started = threading.Event()
     thinking = player.start_think(pos, on_iteration=lambda it: started.set())
@@ -57,7 +58,7 @@ def test_start_think_returns_at_once_and_stop_gives_a_move() -> None:
 
 
 def test_cancel_discards_the_result_and_ends_the_thread() -> None:
-    player = AIPlayer(8, seed=1, movetime=30.0)
+    player = AIPlayer(9, seed=1, movetime=30.0)
     thinking = player.start_think(midgame())
     assert thinking.cancel()
     with pytest.raises(CancelledError):

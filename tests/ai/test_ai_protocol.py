@@ -68,7 +68,7 @@ def test_malformed_lines_are_reported_and_the_engine_carries_on() -> None:
         "position startpos moves S99\n"
         "position startpos moves pass S7>S1\n"
         "position record {not json\n"
-        "setoption name Level value 9\n"
+        "setoption name Level value 10\n"
         "setoption Level 3\n"
         "go sideways\n"
         "isready\n"

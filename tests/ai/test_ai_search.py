@@ -169,7 +169,7 @@ class FakeClock:
 def test_deadline_respected_with_a_fake_clock() -> None:
     pos = random_positions(1, 21)[0]
     clock = FakeClock()
-    player = AIPlayer(8, seed=1, clock=clock, movetime=0.05)
+    player = AIPlayer(9, seed=1, clock=clock, movetime=0.05)
     start = clock.t
     hint = player.choose(pos)
     assert hint.move in pos.legal_moves()

@@ -434,14 +434,14 @@ def test_operator_page_in_plain_words_with_the_configured_level(twin: Twin) -> N
 
 
 def test_the_operator_chooses_a_level_by_its_name_and_what_it_does(twin: Twin) -> None:
-    """Eight levels and the visitor level, each said in words; the chosen one is played."""
+    """Nine levels and the visitor level, each said in words; the chosen one is played."""
     page = twin.page(PHONE)
     page.goto(twin.url + "operator")
     page.wait_for_selector("#conn.up")
-    page.wait_for_function("document.querySelectorAll('#level option').length === 9")
+    page.wait_for_function("document.querySelectorAll('#level option').length === 10")
     labels = page.eval_on_selector_all("#level option", "os => os.map(o => o.textContent)")
     assert labels[0] == "1 · Beginner" and labels[3] == "4 · Skilled"
-    assert labels[7] == "8 · Master" and labels[8] == "Visitor (keeps it close)"
+    assert labels[8] == "9 · Master" and labels[9] == "Visitor (keeps it close)"
     assert "relay" in page.inner_text("#level-about")  # level 2, the configured one, in words
     page.select_option("#level", "adaptive")
     assert "Keeps the game close" in page.inner_text("#level-about")

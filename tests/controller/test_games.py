@@ -91,7 +91,7 @@ def test_resume_restores_the_same_guide_step_mid_move() -> None:
 
 
 def test_a_game_stored_before_the_renumbering_resumes_against_the_same_player() -> None:
-    """Six levels became eight (Skilled at 4, Advanced at 6): old 4, 5, 6 are now 5, 7, 8."""
+    """Six levels became nine (Skilled, Advanced, Veteran in between): 4, 5, 6 are 5, 8, 9."""
     rig = make_rig()
     old = {"mode": "ai", "humans": ["S"], "level": 6, "pace": "step", "variant": {}}
     rig.store.begin_game(old)  # as the six-level build stored it: no "ladder"
@@ -103,8 +103,8 @@ def test_a_game_stored_before_the_renumbering_resumes_against_the_same_player() 
         return fallback(level)
 
     ctl = Controller.resume(rig.store, sink=rig.sink, clock=rig.clock, opponent_factory=factory)
-    assert ctl.state()["settings"]["level"] == 8  # Master, as before the upgrade
-    assert asked == [8]
+    assert ctl.state()["settings"]["level"] == 9  # Master, as before the upgrade
+    assert asked == [9]
 
 
 def test_a_new_game_stores_the_numbering_of_its_level() -> None:
