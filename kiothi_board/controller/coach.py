@@ -22,8 +22,8 @@ __all__ = ["Coach"]
 class Coach:
     """Which tutorial part is on, and the tutorial's own actions when their turn comes."""
 
-    def __init__(self, session: Session, level: int = 2) -> None:
-        """Coach games of `session`; tutorials play the AI at `level`."""
+    def __init__(self, session: Session, level: int | str = 2) -> None:
+        """Coach games of `session`; tutorials play the AI at `level` (a number or "adaptive")."""
         self.session = session
         self.level = level
         self.tutorial: Tutorial | None = None

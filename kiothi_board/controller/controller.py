@@ -96,7 +96,7 @@ class Controller:
             over_seconds=over_seconds,
         )
         # The coach hears each notice before the presenter, so a lesson is never a step late.
-        self.coach = Coach(self.session, level=int(self._defaults["level"]))
+        self.coach = Coach(self.session, level=self._defaults["level"])
         self.presenter = Presenter(self.session, sink, palette)
         self.presenter.tutorial = lambda: self.coach.active
         self.session.notices.add(self._on_notice)

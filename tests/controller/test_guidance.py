@@ -137,3 +137,18 @@ def test_first_game_is_a_tutorial_through_an_opening_and_a_relay() -> None:
     assert rig.ctl.state()["tutorial"] is None
     rig.ctl.run("tutorial")  # …unless asked for
     assert rig.ctl.state()["tutorial"] == "opening"
+
+
+def test_a_board_configured_for_the_visitor_level_starts_and_its_tutorial_plays_it() -> None:
+    """`[game] level = "adaptive"` passed the config check, then the controller's int() of it
+    stopped the daemon at start (ValueError); the first game is the tutorial, at that level."""
+    asked: list[int | str] = []
+
+    def factory(level: int | str) -> FirstLegalOpponent:
+        asked.append(level)
+        return FirstLegalOpponent()
+
+    rig = make_rig(opponent_factory=factory, defaults={"level": "adaptive"})
+    rig.pit_input.hold(parse_pit("S1"), 1.5)  # the board's very first game: the tutorial
+    assert rig.ctl.state()["tutorial"] not in (None, "done")
+    assert rig.ctl.state()["settings"]["level"] == "adaptive" and asked == ["adaptive"]
