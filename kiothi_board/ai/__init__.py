@@ -2,7 +2,7 @@
 
 Imports only the standard library and `kiothi_board.rules`. The daemon's entry points:
 
-    player = AIPlayer(4, seed=7)              # or AIPlayer("Strong", seed=7)
+    player = AIPlayer(5, seed=7)              # or AIPlayer("Strong", seed=7)
     thinking = player.start_think(position)   # returns at once; search on a worker thread
     thinking.add_done_callback(...)           # or poll thinking.done()
     thinking.stop() / thinking.cancel()       # move now / never mind

@@ -136,7 +136,7 @@ def test_a_game_through_the_dispatcher_with_schemas(disp: Dispatcher) -> None:
         ('{"id":1,"cmd":"press","args":{"pit":true}}', "bad_args"),
         ('{"id":1,"cmd":"press","args":[]}', "bad_args"),
         ('{"id":1,"cmd":"state","args":{"extra":1}}', "bad_args"),
-        ('{"id":1,"cmd":"new_game","args":{"level":9}}', "bad_args"),
+        ('{"id":1,"cmd":"new_game","args":{"level":10}}', "bad_args"),
         ('{"id":1,"cmd":"new_game","args":{"level":"hard"}}', "bad_args"),
         ('{"id":1,"cmd":"new_game","args":{"variant":{"V9":true}}}', "bad_args"),
         ('{"id":1,"cmd":"settings.set","args":{"brightness":2}}', "bad_args"),
