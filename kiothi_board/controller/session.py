@@ -9,6 +9,7 @@ The session is not thread-safe: the controller serialises calls under its lock.
 
 from __future__ import annotations
 
+import logging
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -46,6 +47,8 @@ from kiothi_board.hardware.protocols import Clock
 from kiothi_board.listeners import Listeners
 from kiothi_board.rules import OpeningAction, Side
 from kiothi_board.store.base import GameStore
+
+log = logging.getLogger(__name__)
 
 __all__ = ["AUTO_SECONDS", "Session"]
 
@@ -127,25 +130,27 @@ class Session:
 
     # ------------------------------------------------------------------ games
     def resume(self) -> None:
-        """Continue the store's current game at the same position and guide step."""
+        """Continue the store's current game at the same position and guide step.
+
+        A game this build cannot read (a level or a rule of a newer build, a damaged event)
+        is logged and left in the store as it is, and the board starts without it: one bad
+        record must not stop the board at every start."""
         current = self.store.current_game()
         if current is None:
             return
         gid, meta, stored = current
-        settings = Settings.from_json(meta)
-        stack = [new_game(settings)]
-        for data in stored:
-            match from_json(data):
-                case Revert(n):
-                    del stack[len(stack) - n :]
-                case event:
-                    stack.append(apply(stack[-1], event))
+        try:
+            settings, game = _rebuild(meta, stored)
+            opponents = self._opponents_for(settings)
+        except (KiothiError, ValueError, KeyError, TypeError) as exc:
+            log.error("stored game %d cannot be resumed (kept in the store): %s", gid, exc)
+            return
         self.settings = settings
-        self.game = stack[-1]
+        self.game = game
         self.game_id = gid
         self.seq = len(stored)
         self._step_since = self.clock.now()
-        self._make_opponents()
+        self._opponents = opponents
 
     def begin(self, settings: Settings) -> int:
         """Start a game with `settings`; its store id. A game left unfinished is abandoned."""
@@ -310,11 +315,10 @@ class Session:
         return self._hint is not None
 
     def _make_opponents(self) -> None:
-        self._opponents = {
-            side: self.factory(self.settings.level)
-            for side in (Side.S, Side.N)
-            if self.settings.is_ai(side)
-        }
+        self._opponents = self._opponents_for(self.settings)
+
+    def _opponents_for(self, settings: Settings) -> dict[Side, Opponent]:
+        return {side: self.factory(settings.level) for side in Side if settings.is_ai(side)}
 
     def _poll_opponent(self) -> None:
         game = self.game
@@ -363,3 +367,16 @@ class Session:
             self._thinking.cancel()
             self._thinking = None
             self._thinking_for = None
+
+
+def _rebuild(meta: dict[str, Any], stored: list[dict[str, Any]]) -> tuple[Settings, Game]:
+    """A stored game's settings and its game now, replayed from its events."""
+    settings = Settings.from_json(meta)
+    stack = [new_game(settings)]
+    for data in stored:
+        match from_json(data):
+            case Revert(n):
+                del stack[len(stack) - n :]
+            case event:
+                stack.append(apply(stack[-1], event))
+    return settings, stack[-1]

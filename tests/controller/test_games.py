@@ -8,6 +8,7 @@ import pytest
 
 from kiothi_board.controller import Controller
 from kiothi_board.controller.opponent import Opponent
+from kiothi_board.players import AIFactory
 from kiothi_board.rules import GameRecord, parse_record
 from kiothi_board.store.base import GameStore
 from kiothi_board.store.memory import MemoryStore
@@ -115,3 +116,39 @@ def test_a_new_game_stores_the_numbering_of_its_level() -> None:
     assert current[1]["level"] == 6 and current[1]["ladder"] == 2
     again = Controller.resume(rig.store, sink=rig.sink, clock=rig.clock, opponent_factory=None)
     assert again.state()["settings"]["level"] == 6  # read back unchanged
+
+
+AI = {"mode": "ai", "humans": ["S"], "pace": "step", "variant": {}}
+
+
+@pytest.mark.parametrize(
+    ("meta", "events", "why"),
+    [
+        ({**AI, "level": 12, "ladder": 3}, [], "bad level 12"),  # a newer build's level
+        ({**AI, "level": "banana"}, [], "banana"),
+        ({**AI, "level": 2, "variant": {"V99": True}}, [], "V99"),  # a newer build's rule
+        ({**AI, "level": 2}, [{"type": "select", "pit": "S6"}], "stage 'open'"),  # damaged
+    ],
+)
+def test_a_stored_game_this_build_cannot_read_is_kept_and_the_board_starts(
+    meta: dict[str, object],
+    events: list[dict[str, object]],
+    why: str,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A game stored by a newer build (a level it does not have) or a damaged one stopped
+    the daemon at every start: Controller.resume raised. Now the board starts without it,
+    says which game and why, and the game stays in the store as it was."""
+    rig = make_rig()
+    gid = rig.store.begin_game(meta)
+    for event in events:
+        rig.store.append_event(gid, event)
+    factory = AIFactory()  # the daemon's: it refuses a level it does not have
+    ctl = Controller.resume(rig.store, sink=rig.sink, clock=rig.clock, opponent_factory=factory)
+    assert ctl.state()["stage"] == "none"
+    assert f"game {gid}" in caplog.text and why in caplog.text
+    current = rig.store.current_game()
+    assert current is not None and current[0] == gid and current[1] == meta  # untouched
+    new = ctl.new_game("two", "SN", 2, "step")  # and the board plays on
+    assert new != gid and ctl.state()["game_id"] == new
+    factory.close()
