@@ -23,6 +23,7 @@ from kiothi_board.exhibit.health import RateMeter, SystemProbe
 from kiothi_board.exhibit.schedule import Schedule
 from kiothi_board.exhibit.stats import stored_games, tally, to_csv, totals
 from kiothi_board.guide import Renderer
+from kiothi_board.hardware.link_types import LinkChange
 from kiothi_board.hardware.protocols import PixelSink
 from kiothi_board.rules import pit_name
 from kiothi_board.store.base import CountStore, GameStore
@@ -136,8 +137,8 @@ class Exhibition:
         """Count the co-processor link's losses and report its state."""
         self.link = link
 
-        def on_state(state: str, error: object) -> None:
-            if state == "down":
+        def on_state(change: LinkChange) -> None:
+            if change.state == "down":
                 self.director.link_down()
 
         link.add_state_listener(on_state)

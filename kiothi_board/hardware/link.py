@@ -32,6 +32,7 @@ from kiothi_board.hardware import cobs_frames as cf
 from kiothi_board.hardware.link_devices import LinkPitInput, LinkPixelSink
 from kiothi_board.hardware.link_types import (
     DeviceInfo,
+    LinkChange,
     LinkMessage,
     LinkState,
     LinkStats,
@@ -42,10 +43,12 @@ from kiothi_board.hardware.link_types import (
     open_port,
 )
 from kiothi_board.hardware.protocols import Clock
+from kiothi_board.listeners import Listeners
 
 __all__ = [
     "CoprocessorLink",
     "DeviceInfo",
+    "LinkChange",
     "LinkMessage",
     "LinkPitInput",
     "LinkPixelSink",
@@ -88,9 +91,8 @@ class CoprocessorLink:
         self._read_timeout = read_timeout
         self._write_timeout = write_timeout
 
-        self._lock = (
-            threading.RLock()
-        )  # state, counters, listeners (RLock: wait_for predicates read stats)
+        # State and counters (an RLock: wait_for predicates read stats).
+        self._lock = threading.RLock()
         self._write_lock = threading.Lock()  # one writer at a time: frames never interleave
         self._changed = threading.Condition(self._lock)
         self._stop = threading.Event()
@@ -98,8 +100,8 @@ class CoprocessorLink:
         self._error: LinkError | None = None
         self._device: DeviceInfo | None = None
         self._counts = {f.name: 0 for f in fields(LinkStats)}
-        self._listeners: list[MessageListener] = []
-        self._state_listeners: list[StateListener] = []
+        self._listeners: Listeners[LinkMessage] = Listeners("the co-processor link")
+        self._state_listeners: Listeners[LinkChange] = Listeners("the co-processor link's state")
         self._tx_seq = 0
         self._rx_seq: int | None = None
         self._led_frame_id = 0
@@ -145,25 +147,19 @@ class CoprocessorLink:
 
     def add_listener(self, listener: MessageListener) -> None:
         """Call `listener(message)` from the reader thread for each intact frame while up."""
-        with self._lock:
-            self._listeners.append(listener)
+        self._listeners.add(listener)
 
     def remove_listener(self, listener: MessageListener) -> None:
         """Stop calling `listener` (no error if it was not added)."""
-        with self._lock:
-            if listener in self._listeners:
-                self._listeners.remove(listener)
+        self._listeners.remove(listener)
 
     def add_state_listener(self, listener: StateListener) -> None:
-        """Call `listener(state, error)` from the reader thread on every state change."""
-        with self._lock:
-            self._state_listeners.append(listener)
+        """Call `listener(change)` (a `LinkChange`) from the reader thread on every change."""
+        self._state_listeners.add(listener)
 
     def remove_state_listener(self, listener: StateListener) -> None:
         """Stop calling `listener` (no error if it was not added)."""
-        with self._lock:
-            if listener in self._state_listeners:
-                self._state_listeners.remove(listener)
+        self._state_listeners.remove(listener)
 
     def wait_for(self, predicate: Callable[[], bool], timeout: float) -> bool:
         """Block until `predicate()` is true (checked after each read and state change).
@@ -332,7 +328,6 @@ class CoprocessorLink:
             self._rx_seq = seq
             self._last_rx = now
             up = self._state == "up"
-            listeners = list(self._listeners)
         if msg_type == cf.HELLO_ACK:
             self._on_hello_ack(cf.unpack_hello_ack(payload))
             return
@@ -355,12 +350,8 @@ class CoprocessorLink:
                     self._asked_early = True
                     self._next_hello = min(self._next_hello, now)
             return
-        message = LinkMessage(msg_type, seq, payload, now)
-        for listener in listeners:
-            try:
-                listener(message)
-            except Exception:  # one broken listener must not kill the reader
-                log.exception("co-processor link listener %r failed", listener)
+        # A listener that raises is logged and the reader goes on (`Listeners.emit`).
+        self._listeners.emit(LinkMessage(msg_type, seq, payload, now))
 
     def _on_hello_ack(self, ack: tuple[int, tuple[int, int, int], int, int, int]) -> None:
         protocol, firmware, pits, controls, leds = ack
@@ -427,10 +418,5 @@ class CoprocessorLink:
             self._state = state
             if state == "up":
                 self._error = None
-            listeners = list(self._state_listeners)
             self._changed.notify_all()
-        for listener in listeners:
-            try:
-                listener(state, error)
-            except Exception:
-                log.exception("co-processor state listener %r failed", listener)
+        self._state_listeners.emit(LinkChange(state, error))

@@ -19,7 +19,7 @@ from kiothi_board.hardware import cobs_frames as cf
 from kiothi_board.hardware.chain import LimitedChain
 from kiothi_board.hardware.edges import QueuedPitInput
 from kiothi_board.hardware.layout import RingLayout
-from kiothi_board.hardware.link_types import LinkMessage, LinkState
+from kiothi_board.hardware.link_types import LinkChange, LinkMessage
 from kiothi_board.hardware.protocols import Clock, Frame
 
 if TYPE_CHECKING:
@@ -140,7 +140,7 @@ class LinkPixelSink(LimitedChain):
         """Frames shown while the link was down (remembered, sent on reconnect if latest)."""
         link.add_state_listener(self._on_state)
         if link.is_up:
-            self._on_state("up", None)
+            self._on_state(LinkChange("up", None))
 
     def set_brightness(self, value: float) -> None:
         """Change the global brightness (capped at `max_brightness`) and send it if up."""
@@ -171,8 +171,8 @@ class LinkPixelSink(LimitedChain):
             return False
         return True
 
-    def _on_state(self, state: LinkState, error: LinkError | None) -> None:
-        if state != "up":
+    def _on_state(self, change: LinkChange) -> None:
+        if change.state != "up":
             return
         device = self.link.device
         if device is not None and device.leds_per_ring != self.layout.leds_per_ring:

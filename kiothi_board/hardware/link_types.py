@@ -14,6 +14,7 @@ from kiothi_board.hardware import cobs_frames as cf
 __all__ = [
     "UNPACKERS",
     "DeviceInfo",
+    "LinkChange",
     "LinkMessage",
     "LinkState",
     "LinkStats",
@@ -26,8 +27,17 @@ __all__ = [
 
 LinkState = Literal["down", "up", "closed"]
 
+
+@dataclass(frozen=True, slots=True)
+class LinkChange:
+    """The link's new state, and why it is down (None while up, or when closed)."""
+
+    state: LinkState
+    error: LinkError | None
+
+
 MessageListener = Callable[["LinkMessage"], None]
-StateListener = Callable[[LinkState, LinkError | None], None]
+StateListener = Callable[[LinkChange], None]
 
 UNPACKERS: dict[int, Callable[[bytes], object]] = {
     cf.HELLO_ACK: cf.unpack_hello_ack,

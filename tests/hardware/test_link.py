@@ -22,6 +22,7 @@ from kiothi_board.hardware.clock import FakeClock, SystemClock
 from kiothi_board.hardware.layout import RingLayout
 from kiothi_board.hardware.link import CoprocessorLink, LinkPitInput, LinkPixelSink
 from kiothi_board.hardware.link_sim import FdPort, SimulatedCoprocessor
+from kiothi_board.hardware.link_types import LinkChange, LinkMessage
 from kiothi_board.hardware.protocols import InputEvent, PitInput, PixelSink
 from tests.conftest import PtyPair
 
@@ -182,6 +183,28 @@ def test_hello_handshake_brings_the_link_up(rig: Rig) -> None:
     assert rig.link.wait_for(lambda: rig.link.stats.frames_ok >= 2, WAIT)
 
 
+def test_a_listener_that_raises_is_logged_and_the_others_still_hear(
+    rig: Rig, caplog: pytest.LogCaptureFixture
+) -> None:
+    def broken(message: object) -> None:
+        raise RuntimeError("a broken subscriber")
+
+    heard: list[LinkMessage] = []
+    changes: list[LinkChange] = []
+    rig.link.add_listener(broken)
+    rig.link.add_listener(heard.append)
+    rig.link.add_state_listener(broken)
+    rig.link.add_state_listener(changes.append)
+    assert rig.link.wait_up(WAIT)
+    assert rig.link.wait_for(lambda: len(heard) >= 3, WAIT)  # the reader goes on
+    rig.link.close()
+    assert changes[-1] == LinkChange("closed", None)
+    assert caplog.text.count("a broken subscriber") >= 2
+    assert "co-processor link" in caplog.text
+    rig.link.remove_listener(broken)
+    rig.link.remove_listener(broken)  # twice: nothing happens
+
+
 def test_presses_arrive_as_debounced_events(rig: Rig, clock: FakeClock) -> None:
     arrived = threading.Event()
     events: list[InputEvent] = []
@@ -274,7 +297,7 @@ def test_a_silent_device_takes_the_link_down_until_it_talks_again(
 ) -> None:
     states: list[str] = []
     with make_rig(pty_pair, SystemClock(), heartbeat_timeout=0.3) as r:
-        r.link.add_state_listener(lambda state, error: states.append(state))
+        r.link.add_state_listener(lambda change: states.append(change.state))
         assert r.link.wait_up(WAIT)
         r.device.go_silent()
         assert r.link.wait_for(lambda: r.link.state == "down", WAIT)
