@@ -74,6 +74,16 @@ class GameRow:
     end: str | None
 
 
+def _level_of(meta: Mapping[str, Any]) -> str:
+    """The game's level by today's numbering; as stored when this build cannot read it."""
+    if "level" not in meta:
+        return "?"
+    try:
+        return str(stored_level(meta["level"], meta.get("ladder", 1)))
+    except (TypeError, ValueError):
+        return str(meta["level"])
+
+
 def game_row(summary: Mapping[str, Any]) -> GameRow:
     """A `list_games` summary as a row (unknown meta fields read as empty)."""
     meta = summary.get("meta") or {}
@@ -86,7 +96,7 @@ def game_row(summary: Mapping[str, Any]) -> GameRow:
         id=int(summary["id"]),
         status=status,
         mode=str(meta.get("mode", "?")),
-        level=str(stored_level(meta["level"], meta.get("ladder", 1))) if "level" in meta else "?",
+        level=_level_of(meta),
         humans="".join(meta.get("humans", [])),
         started=float(summary["started"]),
         finished=None if summary.get("finished") is None else float(summary["finished"]),

@@ -7,7 +7,7 @@ import io
 from pathlib import Path
 
 from kiothi_board.exhibit.schedule import Schedule
-from kiothi_board.exhibit.stats import stored_games, tally, to_csv, totals
+from kiothi_board.exhibit.stats import game_row, stored_games, tally, to_csv, totals
 from kiothi_board.store.sqlite import SqliteStore
 
 DAY = 1_780_000_000.0  # 2026-05-28 20:26:40 UTC
@@ -84,3 +84,14 @@ def test_csv_has_the_api_figures_one_row_per_day() -> None:
     assert int(rows[0]["presses_S3"]) == 9 and int(rows[0]["wrong"]) == 4
     assert int(rows[0]["result_ai:1:visitor"]) == 2 and rows[1]["result_ai:1:visitor"] == "0"
     assert rows[1]["duration_mean_s"] == ""
+
+
+def test_rows_read_old_numbering_and_never_fail_on_a_level_they_cannot_read() -> None:
+    def row(meta: dict[str, object]) -> str:
+        return game_row({"id": 1, "status": "finished", "meta": meta, "started": 0.0}).level
+
+    assert row({"mode": "ai", "level": 6}) == "9"  # stored by the six-level build: Master
+    assert row({"mode": "ai", "level": 6, "ladder": 2}) == "6"
+    assert row({"mode": "ai", "level": "adaptive"}) == "adaptive"
+    assert row({"mode": "ai", "level": "banana"}) == "banana"  # shown as stored, no crash
+    assert row({"mode": "two"}) == "?"
