@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from kiothi_board.ai.levels import MAX_LEVEL
 from kiothi_board.errors import ConfigError
 from kiothi_board.hardware.pinmap import load_map
 
@@ -48,6 +47,11 @@ def between(lo: float, hi: float) -> Check:
         return None if lo <= value <= hi else f"must be between {lo} and {hi}"
 
     return check
+
+
+MAX_LEVEL = 9
+"""The highest playing level, as `ai.levels.MAX_LEVEL` (a test holds them equal): tools that
+read the config but never play (pinout, leds, doctor) should not import the AI."""
 
 
 def _level(value: Any) -> str | None:

@@ -71,3 +71,16 @@ def test_state_dir_follows_systemd(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_validate_accepts_an_empty_document() -> None:
     assert validate({})["store"]["backend"] == "sqlite"
+
+
+def test_the_level_range_is_the_ai_s_and_reading_a_config_does_not_import_the_ai() -> None:
+    import subprocess
+    import sys
+
+    from kiothi_board import config
+    from kiothi_board.ai.levels import MAX_LEVEL
+
+    assert config.MAX_LEVEL == MAX_LEVEL
+    probe = "import sys, kiothi_board.config; print('kiothi_board.ai' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
