@@ -10,9 +10,9 @@ board whose store holds none is a tutorial; the `tutorial` command starts one on
 from __future__ import annotations
 
 from kiothi_board.controller.events import Complete, OpenGuided, Select
-from kiothi_board.controller.game import Settings
 from kiothi_board.controller.notices import Applied, Notice, Started
 from kiothi_board.controller.session import Session
+from kiothi_board.controller.settings import Settings
 from kiothi_board.guide.tutorial import TUTORIAL_OPENING, Tutorial, tutorial_move
 from kiothi_board.rules import Side, parse_opening
 

@@ -27,8 +27,8 @@ from kiothi_board.controller.events import (
     Undo,
     Walk,
 )
-from kiothi_board.controller.game import DEFAULT_LONG_MOVE_LAPS, Settings
 from kiothi_board.controller.notices import Changed
+from kiothi_board.controller.settings import DEFAULT_LONG_MOVE_LAPS, Settings
 from kiothi_board.errors import BadArgumentError, ConflictError, IllegalMoveError
 from kiothi_board.rules import OpeningAction, Side, Variant, parse_opening
 

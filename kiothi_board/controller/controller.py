@@ -19,12 +19,12 @@ from typing import Any
 
 from kiothi_board.controller.coach import Coach
 from kiothi_board.controller.commands import NewGame
-from kiothi_board.controller.game import DEFAULT_LONG_MOVE_LAPS, Mode, Pace
 from kiothi_board.controller.gestures import CHORDS, CONTROLS, Command, Gestures
 from kiothi_board.controller.notices import Inputted, Notice, Started
 from kiothi_board.controller.opponent import OpponentFactory
 from kiothi_board.controller.presenter import Presenter
 from kiothi_board.controller.session import Session
+from kiothi_board.controller.settings import DEFAULT_LONG_MOVE_LAPS, Mode, Pace
 from kiothi_board.guide import DEFAULT, Palette, Ring, View
 from kiothi_board.hardware.protocols import Clock, Frame, InputEvent, PixelSink
 from kiothi_board.listeners import Listener
