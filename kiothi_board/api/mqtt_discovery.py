@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from kiothi_board import __version__
 
 if TYPE_CHECKING:
-    from kiothi_board.api.mqtt import MqttSettings
+    from kiothi_board.api.mqtt_settings import MqttSettings
 
 __all__ = ["discovery_messages"]
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
-from kiothi_board.api.mqtt import BOARD_ID, parse_broker_url
+from kiothi_board.api.mqtt_settings import BOARD_ID, parse_broker_url
 from kiothi_board.hardware.protocols import Clock
 from kiothi_board.listeners import Listeners
 
