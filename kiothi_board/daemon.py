@@ -148,8 +148,7 @@ class Daemon:
         self.store = drivers.store(self.state_dir)
 
     def _start_inputs(self) -> None:
-        """Give the inputs their handler: the exhibit's director when on, else the game."""
-        handler = self.controller.handle_event
+        """Give the inputs their handler: the exhibit's director (off, it forwards to the game)."""
         director = self.exhibition.director
         director.attach(self.controller)
         if self.link is not None:

@@ -88,11 +88,11 @@ function drawStats(stats) {
   pitMap($s("chart-pits"), t.presses);
   const results = $s("stats-results");
   results.innerHTML = "";
+  // Two players have no AI level; "visitor"/"ai" say who won against the AI.
+  const words = { visitor: "the visitor won", ai: "the AI won", draw: "a draw", abandoned: "abandoned", S: "South won", N: "North won" };
   for (const [key, n] of Object.entries(t.results)) {
     const [mode, level, how] = key.split(":");
     const tr = document.createElement("tr");
-    // Two players have no AI level; "visitor"/"ai" say who won against the AI.
-    const words = { visitor: "the visitor won", ai: "the AI won", draw: "a draw", abandoned: "abandoned", S: "South won", N: "North won" };
     for (const cell of [mode === "two" ? "two players" : mode === "ai" ? "against the AI" : mode,
       mode === "two" ? "—" : level, words[how] || how, n]) {
       const td = document.createElement("td");
