@@ -19,15 +19,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from kiothi_board import __version__
+from kiothi_board.clock import Clock, FakeClock, SystemClock
 from kiothi_board.config import Config, api_settings, default_state_dir
 from kiothi_board.controller import Controller
 from kiothi_board.drivers import Drivers
 from kiothi_board.errors import ConfigError
 from kiothi_board.exhibition import Exhibition
 from kiothi_board.guide import PALETTES
-from kiothi_board.hardware.clock import FakeClock, SystemClock
 from kiothi_board.hardware.fakes import FakePitInput
-from kiothi_board.hardware.protocols import Clock, PixelSink
+from kiothi_board.hardware.protocols import PixelSink
 from kiothi_board.players import AIFactory
 from kiothi_board.rules import parse_pit
 from kiothi_board.sdnotify import Notifier

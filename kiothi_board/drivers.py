@@ -18,6 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from kiothi_board.clock import Clock
 from kiothi_board.config import Config
 from kiothi_board.errors import (
     ConfigError,
@@ -27,7 +28,7 @@ from kiothi_board.errors import (
     StoreError,
 )
 from kiothi_board.hardware.fakes import FakePitInput, FakePixelSink
-from kiothi_board.hardware.protocols import Clock, PitInput, PixelSink
+from kiothi_board.hardware.protocols import PitInput, PixelSink
 from kiothi_board.store.base import GameStore
 
 if TYPE_CHECKING:

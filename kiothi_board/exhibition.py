@@ -15,10 +15,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from kiothi_board.clock import Clock
 from kiothi_board.config import Config
 from kiothi_board.errors import ConfigError
 from kiothi_board.exhibit.attendant import Timing
-from kiothi_board.exhibit.director import Clock, Director, ExhibitSettings
+from kiothi_board.exhibit.director import Director, ExhibitSettings
 from kiothi_board.exhibit.health import RateMeter, SystemProbe
 from kiothi_board.exhibit.schedule import Schedule
 from kiothi_board.exhibit.stats import stored_games, tally, to_csv, totals

@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from kiothi_board.hardware.clock import FakeClock
+from kiothi_board.clock import FakeClock
 from kiothi_board.hardware.fakes import FakePixelSink
 
 

@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 
+from kiothi_board.clock import FakeClock
 from kiothi_board.config import SCHEMA
 from kiothi_board.controller import Controller
-from kiothi_board.hardware.clock import FakeClock
 from kiothi_board.hardware.fakes import FakePixelSink
 from kiothi_board.hardware.gpio import GpioPitInput
 from kiothi_board.players import AIFactory

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
+from kiothi_board.clock import FakeClock
 from kiothi_board.config import validate
 from kiothi_board.daemon import Daemon
-from kiothi_board.hardware.clock import FakeClock
 from kiothi_board.hardware.fakes import FakePixelSink
 from kiothi_board.rules import parse_record
 from kiothi_board.store.sqlite import SqliteStore

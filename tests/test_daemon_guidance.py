@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from kiothi_board.clock import FakeClock
 from kiothi_board.config import validate
 from kiothi_board.daemon import Daemon
-from kiothi_board.hardware.clock import FakeClock
 from kiothi_board.rules import parse_pit
 
 

@@ -10,11 +10,11 @@ from typing import Any
 
 import pytest
 
+from kiothi_board.clock import FakeClock
 from kiothi_board.config import validate
 from kiothi_board.daemon import Daemon
 from kiothi_board.drivers import Drivers
 from kiothi_board.errors import DriverFallback, DriverUnavailableError, KiothiWarning, LinkError
-from kiothi_board.hardware.clock import FakeClock
 from kiothi_board.hardware.fakes import FakePitInput, FakePixelSink
 
 

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from kiothi_board.ai.player import AIPlayer, Hint, Level
 from kiothi_board.ai.search import Iteration
 from kiothi_board.ai.specs import plain_player
-from kiothi_board.hardware.protocols import Clock
+from kiothi_board.clock import Clock
 from kiothi_board.rules import ROW, Position, Side, pit_name
 
 RUNGS: tuple[str, ...] = (

@@ -20,7 +20,7 @@ import threading
 from dataclasses import dataclass
 
 from kiothi_board.ai.search import SearchAborted, Searcher
-from kiothi_board.hardware.protocols import Clock
+from kiothi_board.clock import Clock
 from kiothi_board.rules import PASS, ROW, Lift, OpeningAction, Position, Side, pit_name
 
 

@@ -20,8 +20,7 @@ from kiothi_board.ai.human import Style, choose_seen
 from kiothi_board.ai.levels import BASELINE_LEVEL, LEVEL_NAMES, LEVELS, Level, level
 from kiothi_board.ai.opening import choose_opening, explain_opening
 from kiothi_board.ai.search import Iteration, Searcher
-from kiothi_board.hardware.clock import SystemClock
-from kiothi_board.hardware.protocols import Clock
+from kiothi_board.clock import Clock, SystemClock
 from kiothi_board.rules import PASS, OpeningAction, Position, pit_name
 
 __all__ = [

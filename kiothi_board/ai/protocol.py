@@ -16,9 +16,8 @@ from kiothi_board import __version__
 from kiothi_board.ai.adaptive import AdaptivePlayer
 from kiothi_board.ai.player import LEVELS, AIPlayer, Hint, level
 from kiothi_board.ai.search import Iteration
+from kiothi_board.clock import Clock, SystemClock
 from kiothi_board.errors import KiothiError
-from kiothi_board.hardware.clock import SystemClock
-from kiothi_board.hardware.protocols import Clock
 from kiothi_board.rules import Position, Variant, parse_record, pit_name
 
 NAME = f"Kiothi-AI {__version__}"

@@ -23,8 +23,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from kiothi_board.ai.evaluation import TUNED, Evaluator, Weights, make_evaluator
-from kiothi_board.hardware.clock import SystemClock
-from kiothi_board.hardware.protocols import Clock
+from kiothi_board.clock import Clock, SystemClock
 from kiothi_board.rules import PITS, STANDARD, Variant, engine_for
 
 INF = 1_000_000

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from kiothi_board.ai.novice import NovicePlayer
 from kiothi_board.ai.player import AIPlayer, baseline_player
-from kiothi_board.hardware.protocols import Clock
+from kiothi_board.clock import Clock
 
 
 def plain_player(spec: str, seed: int = 0, *, clock: Clock | None = None) -> AIPlayer:

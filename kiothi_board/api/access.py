@@ -33,7 +33,7 @@ from urllib.parse import urlsplit
 
 from kiothi_board.api.authlimit import AuthLimiter
 from kiothi_board.api.protocol import ApiError
-from kiothi_board.hardware.protocols import Clock
+from kiothi_board.clock import Clock
 
 __all__ = [
     "ALWAYS_CONTROL",

@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 import threading
 
-from kiothi_board.hardware.protocols import Clock
+from kiothi_board.clock import Clock
 
 __all__ = ["AuthLimiter", "peer_host"]
 

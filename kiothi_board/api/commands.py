@@ -17,6 +17,7 @@ from kiothi_board.api.args import Args, short
 from kiothi_board.api.protocol import PROTOCOL, VERSION, ApiError
 from kiothi_board.api.service import BoardService
 from kiothi_board.api.session import Session
+from kiothi_board.clock import Clock
 from kiothi_board.errors import (
     BadArgumentError,
     ConflictError,
@@ -27,7 +28,7 @@ from kiothi_board.errors import (
     UnknownGameError,
 )
 from kiothi_board.guide import PALETTES
-from kiothi_board.hardware.protocols import Clock, Frame
+from kiothi_board.hardware.protocols import Frame
 from kiothi_board.rules import pit_name
 
 __all__ = [

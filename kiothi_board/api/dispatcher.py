@@ -43,9 +43,8 @@ from kiothi_board.api.protocol import (
 )
 from kiothi_board.api.service import BoardService
 from kiothi_board.api.session import RateLimiter, Session
+from kiothi_board.clock import Clock, SystemClock
 from kiothi_board.errors import KiothiError
-from kiothi_board.hardware.clock import SystemClock
-from kiothi_board.hardware.protocols import Clock
 
 __all__ = [
     "COMMANDS",

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from typing import Any
 
 from kiothi_board.api.authlimit import peer_host
-from kiothi_board.hardware.protocols import Clock
+from kiothi_board.clock import Clock
 
 __all__ = [
     "SEND_BUFFER",

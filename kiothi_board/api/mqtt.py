@@ -40,8 +40,8 @@ from kiothi_board.api.mqtt_settings import (
     mqtt_settings,
     parse_broker_url,
 )
+from kiothi_board.clock import Clock
 from kiothi_board.errors import ConfigError
-from kiothi_board.hardware.protocols import Clock
 
 __all__ = ["BOARD_ID", "MqttAdapter", "MqttSettings", "mqtt_settings", "parse_broker_url"]
 

@@ -26,8 +26,8 @@ from kiothi_board.api.limits import ConnectionGuard, bound_send_buffer
 from kiothi_board.api.protocol import LineFramer, encode
 from kiothi_board.api.service import BoardService
 from kiothi_board.api.unix_path import prepare_unix_path, remove_our_socket, socket_identity
+from kiothi_board.clock import SystemClock
 from kiothi_board.errors import ConfigError
-from kiothi_board.hardware.clock import SystemClock
 
 __all__ = ["WEB_ROOT", "ApiConfig", "ApiServer", "start_api"]
 

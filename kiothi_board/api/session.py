@@ -5,8 +5,7 @@ from __future__ import annotations
 import itertools
 
 from kiothi_board.api.budget import Outbox
-from kiothi_board.hardware.clock import SystemClock
-from kiothi_board.hardware.protocols import Clock
+from kiothi_board.clock import Clock, SystemClock
 
 __all__ = ["RateLimiter", "Session"]
 

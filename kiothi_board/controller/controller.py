@@ -17,6 +17,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
+from kiothi_board.clock import Clock
 from kiothi_board.controller.coach import Coach
 from kiothi_board.controller.commands import NewGame
 from kiothi_board.controller.gestures import CHORDS, CONTROLS, Command, Gestures
@@ -26,7 +27,7 @@ from kiothi_board.controller.presenter import Presenter
 from kiothi_board.controller.session import Session
 from kiothi_board.controller.settings import DEFAULT_LONG_MOVE_LAPS, Mode, Pace
 from kiothi_board.guide import DEFAULT, Palette, Ring, View
-from kiothi_board.hardware.protocols import Clock, Frame, InputEvent, PixelSink
+from kiothi_board.hardware.protocols import Frame, InputEvent, PixelSink
 from kiothi_board.listeners import Listener
 from kiothi_board.rules import OpeningAction, Side, Variant, parse_pit
 from kiothi_board.store.base import GameStore

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from kiothi_board.clock import Clock
 from kiothi_board.controller.commands import install
 from kiothi_board.controller.events import (
     Abandon,
@@ -43,7 +44,6 @@ from kiothi_board.controller.notices import (
 from kiothi_board.controller.opponent import Opponent, OpponentFactory, OpponentHandle
 from kiothi_board.controller.opponent import random_opponents as _random_opponents
 from kiothi_board.errors import ConflictError, KiothiError
-from kiothi_board.hardware.protocols import Clock
 from kiothi_board.listeners import Listeners
 from kiothi_board.rules import OpeningAction, Side
 from kiothi_board.store.base import GameStore

@@ -17,6 +17,7 @@ import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from kiothi_board.clock import Clock
 from kiothi_board.errors import KiothiError
 from kiothi_board.exhibit.attendant import (
     Abandon,
@@ -36,7 +37,7 @@ from kiothi_board.exhibit.attract import (
     recent_replays,
 )
 from kiothi_board.exhibit.health import RateMeter
-from kiothi_board.exhibit.ports import Clock, ExhibitSettings, GameControl
+from kiothi_board.exhibit.ports import ExhibitSettings, GameControl
 from kiothi_board.exhibit.reset import ResetPicture
 from kiothi_board.exhibit.schedule import Moment, Schedule
 from kiothi_board.guide import Renderer, Ring
@@ -44,7 +45,7 @@ from kiothi_board.hardware.protocols import Frame, InputEvent, PixelSink
 from kiothi_board.rules import pit_name
 from kiothi_board.store.base import CountStore, GameStore
 
-__all__ = ["Clock", "Director", "ExhibitSettings", "GameControl"]
+__all__ = ["Director", "ExhibitSettings", "GameControl"]
 
 log = logging.getLogger(__name__)
 

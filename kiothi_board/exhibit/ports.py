@@ -9,15 +9,7 @@ from typing import Any, Protocol
 from kiothi_board.exhibit.attendant import Timing
 from kiothi_board.hardware.protocols import InputEvent
 
-__all__ = ["Clock", "ExhibitSettings", "GameControl"]
-
-
-class Clock(Protocol):
-    """Monotonic `now()` for timers, `wall()` (epoch seconds) for schedules and days."""
-
-    def now(self) -> float: ...
-
-    def wall(self) -> float: ...
+__all__ = ["ExhibitSettings", "GameControl"]
 
 
 class GameControl(Protocol):

@@ -26,8 +26,8 @@ from urllib.parse import urlsplit
 
 from aiohttp import WSMsgType, web
 
+from kiothi_board.clock import SystemClock
 from kiothi_board.fleet.hub import FleetHub
-from kiothi_board.hardware.clock import SystemClock
 
 __all__ = ["ACTIONS", "main", "make_app"]
 

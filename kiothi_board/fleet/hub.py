@@ -23,7 +23,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from kiothi_board.api.mqtt_settings import BOARD_ID, parse_broker_url
-from kiothi_board.hardware.protocols import Clock
+from kiothi_board.clock import Clock
 from kiothi_board.listeners import Listeners
 
 __all__ = ["HOT_CELSIUS", "BoardView", "FleetHub"]

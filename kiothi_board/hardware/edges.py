@@ -13,10 +13,11 @@ from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from typing import Self
 
+from kiothi_board.clock import Clock
 from kiothi_board.errors import ConfigError, LinkError
 from kiothi_board.hardware.debounce import DebouncedInputs
 from kiothi_board.hardware.frames import PITS
-from kiothi_board.hardware.protocols import Clock, EventHandler, InputEvent
+from kiothi_board.hardware.protocols import EventHandler, InputEvent
 
 __all__ = ["QueuedPitInput"]
 

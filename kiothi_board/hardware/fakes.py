@@ -9,8 +9,9 @@ from __future__ import annotations
 import threading
 from collections import deque
 
+from kiothi_board.clock import Clock
 from kiothi_board.hardware.frames import PITS, NormalFrame, black_frame, normalize_frame
-from kiothi_board.hardware.protocols import Clock, EventHandler, EventKind, Frame, InputEvent
+from kiothi_board.hardware.protocols import EventHandler, EventKind, Frame, InputEvent
 
 __all__ = ["CONTROLS", "FakePitInput", "FakePixelSink"]
 

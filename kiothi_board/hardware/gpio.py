@@ -17,11 +17,11 @@ import logging
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from kiothi_board.clock import Clock
 from kiothi_board.errors import ConfigError, LinkError
 from kiothi_board.hardware.edges import QueuedPitInput
 from kiothi_board.hardware.frames import PITS
 from kiothi_board.hardware.pinmap import load_map
-from kiothi_board.hardware.protocols import Clock
 
 __all__ = ["DEFAULT_CONTROL_PINS", "DEFAULT_PIT_PINS", "GpioPitInput"]
 

@@ -27,6 +27,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import fields
 from typing import Any
 
+from kiothi_board.clock import Clock
 from kiothi_board.errors import LinkError
 from kiothi_board.hardware import cobs_frames as cf
 from kiothi_board.hardware.link_devices import LinkPitInput, LinkPixelSink
@@ -42,7 +43,6 @@ from kiothi_board.hardware.link_types import (
     check_packet,
     open_port,
 )
-from kiothi_board.hardware.protocols import Clock
 from kiothi_board.listeners import Listeners
 
 __all__ = [

@@ -14,13 +14,14 @@ import threading
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
+from kiothi_board.clock import Clock
 from kiothi_board.errors import ConfigError, LinkError
 from kiothi_board.hardware import cobs_frames as cf
 from kiothi_board.hardware.chain import LimitedChain
 from kiothi_board.hardware.edges import QueuedPitInput
 from kiothi_board.hardware.layout import RingLayout
 from kiothi_board.hardware.link_types import LinkChange, LinkMessage
-from kiothi_board.hardware.protocols import Clock, Frame
+from kiothi_board.hardware.protocols import Frame
 
 if TYPE_CHECKING:
     from kiothi_board.hardware.link import CoprocessorLink

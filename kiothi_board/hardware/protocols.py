@@ -35,20 +35,6 @@ EventHandler = Callable[[InputEvent], None]
 
 
 @runtime_checkable
-class Clock(Protocol):
-    """The one clock everything is given: monotonic time for intervals and deadlines, wall
-    time for timestamps. The fake clock moves both by hand in tests."""
-
-    def now(self) -> float:
-        """Seconds on a monotonic clock (for intervals: debounce, holds, deadlines, rates)."""
-        ...
-
-    def wall(self) -> float:
-        """Wall-clock time, UNIX epoch seconds (for timestamps people read or store)."""
-        ...
-
-
-@runtime_checkable
 class PitInput(Protocol):
     """The 20 pit inputs (and optional control buttons), debounced in our layer.
 

@@ -11,9 +11,8 @@ from __future__ import annotations
 import threading
 from typing import Any
 
+from kiothi_board.clock import Clock, SystemClock
 from kiothi_board.errors import StoreError, StoreUsageError, UnknownGameError
-from kiothi_board.hardware.clock import SystemClock
-from kiothi_board.hardware.protocols import Clock
 from kiothi_board.store.common import check_counts, dump, load, result_of
 
 __all__ = ["MemoryStore"]

@@ -28,9 +28,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from kiothi_board.clock import Clock, SystemClock
 from kiothi_board.errors import StoreError, StoreUsageError, UnknownGameError
-from kiothi_board.hardware.clock import SystemClock
-from kiothi_board.hardware.protocols import Clock
 from kiothi_board.store.common import check_counts, dump, load, result_of
 
 __all__ = ["SCHEMA_VERSION", "RedisStore"]

@@ -33,9 +33,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
+from kiothi_board.clock import Clock, SystemClock
 from kiothi_board.errors import StoreError, StoreUsageError, UnknownGameError
-from kiothi_board.hardware.clock import SystemClock
-from kiothi_board.hardware.protocols import Clock
 from kiothi_board.store.common import check_counts, dump, load, result_of
 
 __all__ = ["APPLICATION_ID", "SCHEMA_VERSION", "CorruptStoreReport", "SqliteStore"]

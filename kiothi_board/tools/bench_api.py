@@ -24,8 +24,8 @@ import tty
 from collections.abc import Callable, Sequence
 
 from kiothi_board.api.server import start_api
+from kiothi_board.clock import SystemClock
 from kiothi_board.controller import Controller, random_opponents
-from kiothi_board.hardware.clock import SystemClock
 from kiothi_board.hardware.fakes import FakePixelSink
 from kiothi_board.store.memory import MemoryStore
 

@@ -12,9 +12,9 @@ import statistics
 import time
 from collections.abc import Sequence
 
+from kiothi_board.clock import FakeClock
 from kiothi_board.controller.controller import Controller
 from kiothi_board.guide import Renderer, render, sow_view
-from kiothi_board.hardware.clock import FakeClock
 from kiothi_board.hardware.fakes import FakePitInput, FakePixelSink
 from kiothi_board.rules import Position, parse_pit
 from kiothi_board.store.memory import MemoryStore

@@ -21,12 +21,13 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from kiothi_board.clock import Clock
 from kiothi_board.config import Config, default_state_dir, load
 from kiothi_board.errors import ConfigError, KiothiError
 from kiothi_board.hardware.layout import RingLayout, estimate_milliamps, limit_current
 from kiothi_board.hardware.link import CoprocessorLink
 from kiothi_board.hardware.pinmap import PIT_NAMES, check_map, map_from_config
-from kiothi_board.hardware.protocols import Clock, PixelSink
+from kiothi_board.hardware.protocols import PixelSink
 from kiothi_board.tools import bom, doctor_checks
 from kiothi_board.tools.doctor_checks import Check
 from kiothi_board.tools.doctor_io import GpioLevels, LinkLevels, RawInputs
@@ -288,7 +289,7 @@ def main(argv: Sequence[str]) -> int:
     except ConfigError as exc:
         print(f"kiothi-board doctor: {exc}", file=sys.stderr)
         return 2
-    from kiothi_board.hardware.clock import SystemClock
+    from kiothi_board.clock import SystemClock
 
     def tell(text: str) -> None:
         print(text, file=sys.stderr, flush=True)

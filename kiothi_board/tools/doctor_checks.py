@@ -12,11 +12,12 @@ from pathlib import Path
 from typing import Any, Literal
 
 from kiothi_board import __version__
+from kiothi_board.clock import Clock
 from kiothi_board.config import Config
 from kiothi_board.hardware.layout import RingLayout
 from kiothi_board.hardware.link import CoprocessorLink
 from kiothi_board.hardware.pinmap import PIT_NAMES
-from kiothi_board.hardware.protocols import Clock, PixelSink
+from kiothi_board.hardware.protocols import PixelSink
 from kiothi_board.tools import bom
 from kiothi_board.tools.doctor_io import RawInputs
 

@@ -15,11 +15,10 @@ import warnings
 from collections.abc import Sequence
 from typing import Any
 
+from kiothi_board.clock import Clock, SystemClock
 from kiothi_board.config import Config, load
 from kiothi_board.drivers import Drivers
 from kiothi_board.errors import ConfigError, DriverFallback, KiothiError, LinkError
-from kiothi_board.hardware.clock import SystemClock
-from kiothi_board.hardware.protocols import Clock
 
 __all__ = ["blank", "main"]
 

@@ -18,7 +18,7 @@ from kiothi_board.ai.adaptive import (
     opponent_move,
 )
 from kiothi_board.ai.novice import NovicePlayer
-from kiothi_board.hardware.clock import FakeClock
+from kiothi_board.clock import FakeClock
 from kiothi_board.rules import Position, Side
 
 T = True

@@ -9,7 +9,7 @@ import pytest
 
 from kiothi_board.ai import LEVELS, AIPlayer, level
 from kiothi_board.ai.opening import candidates
-from kiothi_board.hardware.clock import FakeClock
+from kiothi_board.clock import FakeClock
 from kiothi_board.rules import Position
 
 

@@ -7,8 +7,8 @@ from collections.abc import Iterator
 
 import pytest
 
+from kiothi_board.clock import FakeClock, SystemClock
 from kiothi_board.controller import Controller, random_opponents
-from kiothi_board.hardware.clock import FakeClock, SystemClock
 from kiothi_board.hardware.fakes import FakePixelSink
 from kiothi_board.store.memory import MemoryStore
 from tests.api.helpers import Ticker

@@ -15,8 +15,8 @@ from kiothi_board.api.budget import Outbox
 from kiothi_board.api.limits import ConnectionGuard
 from kiothi_board.api.protocol import ApiError
 from kiothi_board.api.unix_path import prepare_unix_path, remove_our_socket, socket_identity
+from kiothi_board.clock import FakeClock
 from kiothi_board.errors import ConfigError
-from kiothi_board.hardware.clock import FakeClock
 
 TOKEN = "unit-test-token-0123456789"
 

@@ -10,8 +10,8 @@ import pytest
 from kiothi_board.api import COMMANDS, Dispatcher, LineFramer
 from kiothi_board.api.dispatcher import RateLimiter, Session
 from kiothi_board.api.protocol import TooLong
+from kiothi_board.clock import FakeClock
 from kiothi_board.controller import Controller
-from kiothi_board.hardware.clock import FakeClock
 from tests.api.helpers import validator
 
 

@@ -155,8 +155,8 @@ def test_a_serial_client_over_its_budget_starts_a_fresh_session(
 
 
 def test_settings_get_and_a_bare_new_game_use_the_configs_level_and_pace(tmp_path: Path) -> None:
+    from kiothi_board.clock import FakeClock
     from kiothi_board.daemon import Daemon
-    from kiothi_board.hardware.clock import FakeClock
 
     cfg = validate(
         {

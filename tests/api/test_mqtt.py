@@ -127,7 +127,7 @@ def test_home_assistant_discovery_follows_the_conventions() -> None:
 
 def test_the_access_policy_decides_the_mqtt_door() -> None:
     from kiothi_board.api.access import AccessPolicy
-    from kiothi_board.hardware.clock import FakeClock
+    from kiothi_board.clock import FakeClock
 
     assert AccessPolicy(clock=FakeClock(), addresses=()).initial_role("mqtt", None) == "spectator"
     trusting = AccessPolicy(clock=FakeClock(), addresses=(), trust_broker=True)

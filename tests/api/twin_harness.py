@@ -11,10 +11,10 @@ from pathlib import Path
 from typing import Any
 
 from kiothi_board.api import start_api
+from kiothi_board.clock import SystemClock
 from kiothi_board.config import validate
 from kiothi_board.controller import Controller
 from kiothi_board.controller.opponent import ReadyHandle
-from kiothi_board.hardware.clock import SystemClock
 from kiothi_board.hardware.fakes import FakePixelSink
 from kiothi_board.rules import Lift, OpeningAction, Position
 from kiothi_board.store.memory import MemoryStore

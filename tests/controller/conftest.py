@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
+from kiothi_board.clock import FakeClock
 from kiothi_board.controller import Controller
 from kiothi_board.guide import DEFAULT, Cue
-from kiothi_board.hardware.clock import FakeClock
 from kiothi_board.hardware.fakes import FakePitInput, FakePixelSink
 from kiothi_board.rules import parse_pit
 from kiothi_board.store.memory import MemoryStore

@@ -13,12 +13,12 @@ from typing import Any
 
 import pytest
 
+from kiothi_board.clock import FakeClock
 from kiothi_board.controller import Command, Controller, Gestures, Settings, apply, random_opponents
 from kiothi_board.controller.events import Advance, Resign, Revert, Select, from_json, to_json
 from kiothi_board.controller.game import new_game
 from kiothi_board.controller.notices import Applied, Notice, Started
 from kiothi_board.errors import ConflictError, RecordError
-from kiothi_board.hardware.clock import FakeClock
 from kiothi_board.hardware.fakes import FakePixelSink
 from kiothi_board.hardware.protocols import InputEvent
 from kiothi_board.rules import Outcome, Side, parse_record

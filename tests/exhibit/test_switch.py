@@ -6,13 +6,13 @@ import json
 from pathlib import Path
 from typing import Any
 
+from kiothi_board.clock import FakeClock
 from kiothi_board.config import validate
 from kiothi_board.daemon import Daemon
 from kiothi_board.exhibit.attendant import Timing
 from kiothi_board.exhibit.director import Director, ExhibitSettings
 from kiothi_board.exhibit.schedule import Schedule
 from kiothi_board.guide import Renderer
-from kiothi_board.hardware.clock import FakeClock
 from kiothi_board.hardware.fakes import FakePixelSink
 from kiothi_board.hardware.protocols import InputEvent
 from kiothi_board.store.memory import MemoryStore

@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
+from kiothi_board.clock import FakeClock
 from kiothi_board.hardware import cobs_frames as cf
-from kiothi_board.hardware.clock import FakeClock
 from kiothi_board.hardware.layout import RingLayout
 from kiothi_board.hardware.link import CoprocessorLink, LinkMessage, LinkPitInput, LinkPixelSink
 from kiothi_board.hardware.protocols import InputEvent

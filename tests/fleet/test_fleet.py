@@ -21,9 +21,9 @@ import pytest
 from aiohttp import web
 from paho.mqtt.enums import CallbackAPIVersion
 
+from kiothi_board.clock import SystemClock
 from kiothi_board.fleet.dashboard import allowed_hosts, make_app
 from kiothi_board.fleet.hub import FleetHub
-from kiothi_board.hardware.clock import SystemClock
 from tests.api.helpers import ARTIFACTS
 from tests.fleet.conftest import USERS, BoardProcess, Broker, free_port, wait_until
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from kiothi_board.clock import Clock, FakeClock, SystemClock
 from kiothi_board.errors import FrameError
-from kiothi_board.hardware.clock import FakeClock, SystemClock
 from kiothi_board.hardware.fakes import FakePitInput, FakePixelSink
-from kiothi_board.hardware.protocols import Clock, InputEvent, PitInput, PixelSink
+from kiothi_board.hardware.protocols import InputEvent, PitInput, PixelSink
 
 
 def test_system_clock_is_monotonic() -> None:
@@ -119,7 +119,7 @@ def test_fake_pixel_sink_checks_frames(frame: object, message: str) -> None:
 
 def test_fake_pit_input_keeps_a_bounded_history() -> None:
     """A simulator left running (autoplay for days) must not keep every input for ever."""
-    from kiothi_board.hardware.clock import FakeClock
+    from kiothi_board.clock import FakeClock
     from kiothi_board.hardware.fakes import FakePitInput
 
     pins = FakePitInput(FakeClock(), keep=100)

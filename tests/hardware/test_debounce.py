@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kiothi_board.hardware.clock import FakeClock
+from kiothi_board.clock import FakeClock
 from kiothi_board.hardware.debounce import DebouncedInputs, Debouncer, Signal
 from kiothi_board.hardware.protocols import InputEvent
 

@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
+from kiothi_board.clock import FakeClock
 from kiothi_board.errors import ConfigError
-from kiothi_board.hardware.clock import FakeClock
 from kiothi_board.hardware.gpio import DEFAULT_PIT_PINS, GpioPitInput
 from kiothi_board.hardware.protocols import InputEvent, PitInput
 

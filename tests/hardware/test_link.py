@@ -16,9 +16,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from kiothi_board.clock import FakeClock, SystemClock
 from kiothi_board.errors import LinkError
 from kiothi_board.hardware import cobs_frames as cf
-from kiothi_board.hardware.clock import FakeClock, SystemClock
 from kiothi_board.hardware.layout import RingLayout
 from kiothi_board.hardware.link import CoprocessorLink, LinkPitInput, LinkPixelSink
 from kiothi_board.hardware.link_sim import FdPort, SimulatedCoprocessor

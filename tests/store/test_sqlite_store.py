@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from kiothi_board.clock import FakeClock
 from kiothi_board.errors import StoreError
-from kiothi_board.hardware.clock import FakeClock
 from kiothi_board.store.sqlite import SqliteStore
 
 ROOT = Path(__file__).resolve().parents[2]

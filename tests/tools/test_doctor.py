@@ -15,8 +15,8 @@ import pytest
 from gpiozero.pins.mock import MockPin  # type: ignore[import-untyped]
 
 from kiothi_board.cli import main as cli_main
+from kiothi_board.clock import FakeClock, SystemClock
 from kiothi_board.config import SCHEMA, validate
-from kiothi_board.hardware.clock import FakeClock, SystemClock
 from kiothi_board.hardware.link import CoprocessorLink
 from kiothi_board.hardware.link_sim import SimulatedCoprocessor
 from kiothi_board.hardware.pinmap import PIT_NAMES

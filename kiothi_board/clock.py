@@ -1,18 +1,34 @@
-"""Clocks: the system's clocks and a hand-advanced fake for tests and simulation.
+"""The one clock protocol, the system's clocks and a hand-advanced fake.
 
-`SystemClock` is the only place that reads the system clock; everything else is given a
-`Clock` (kiothi_board.hardware.protocols) and asks it.
+Every layer is given a `Clock` (the rules excepted: they never read one), so it lives in a
+room of its own that imports nothing of the project. `SystemClock` is the only place that
+reads the system clock; everything else asks the clock it was given.
 """
 
 from __future__ import annotations
 
 import threading
 import time
+from typing import Protocol, runtime_checkable
 
-__all__ = ["FAKE_EPOCH", "FakeClock", "SystemClock"]
+__all__ = ["FAKE_EPOCH", "Clock", "FakeClock", "SystemClock"]
 
 FAKE_EPOCH = 1_767_225_600.0
 """The fake clock's default wall time at start: 2026-01-01T00:00:00Z."""
+
+
+@runtime_checkable
+class Clock(Protocol):
+    """The one clock everything is given: monotonic time for intervals and deadlines, wall
+    time for timestamps. The fake clock moves both by hand in tests."""
+
+    def now(self) -> float:
+        """Seconds on a monotonic clock (for intervals: debounce, holds, deadlines, rates)."""
+        ...
+
+    def wall(self) -> float:
+        """Wall-clock time, UNIX epoch seconds (for timestamps people read or store)."""
+        ...
 
 
 class SystemClock:
