@@ -15,6 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from kiothi_board.ai.levels import LevelChoice
 from kiothi_board.clock import Clock
 from kiothi_board.config import Config
 from kiothi_board.errors import ConfigError
@@ -113,7 +114,7 @@ class Exhibition:
             )
         settings = ExhibitSettings(
             timing,
-            level=ex["level"],
+            level=LevelChoice.parse(ex["level"]),
             pace=ex["pace"],
             variant=ex["variant"],
             long_move_laps=config["game"]["long_move_laps"],

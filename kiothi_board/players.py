@@ -8,6 +8,7 @@ from concurrent.futures import CancelledError
 
 from kiothi_board.ai import AIPlayer, Thinking
 from kiothi_board.ai.adaptive import AdaptivePlayer
+from kiothi_board.ai.levels import LevelChoice
 from kiothi_board.rules import OpeningAction, Position
 
 
@@ -41,15 +42,15 @@ class AIHandle:
 
 
 class AIOpponent:
-    """An `Opponent` at one level (1–9, or "adaptive"), deterministic for a seed."""
+    """An `Opponent` at one level, deterministic for a seed."""
 
-    def __init__(self, level: int | str, seed: int = 0) -> None:
+    def __init__(self, level: LevelChoice, seed: int = 0) -> None:
         """Create the player; its search tables live as long as this opponent.
 
-        `"adaptive"` is the visitor level (`kiothi_board.ai.adaptive`): it keeps the game
-        close, so one opponent must play the whole game (it learns the visitor's play).
+        The adaptive visitor level (`kiothi_board.ai.adaptive`) keeps the game close, so
+        one opponent must play the whole game (it learns the visitor's play).
         """
-        self.player = AdaptivePlayer(seed) if level == "adaptive" else AIPlayer(level, seed)
+        self.player = AIPlayer(level.number, seed) if level.number else AdaptivePlayer(seed)
 
     def start(self, position: Position) -> AIHandle:
         """Start choosing for `position.to_move`; returns at once."""
@@ -72,7 +73,7 @@ class AIFactory:
         self._seed = seed
         self._made: weakref.WeakSet[AIOpponent] = weakref.WeakSet()
 
-    def __call__(self, level: int | str) -> AIOpponent:
+    def __call__(self, level: LevelChoice) -> AIOpponent:
         """An opponent at `level`."""
         opponent = AIOpponent(level, self._seed)
         self._made.add(opponent)

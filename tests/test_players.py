@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 
+from kiothi_board.ai.levels import ADAPTIVE, LevelChoice
 from kiothi_board.controller import Opponent, OpponentHandle
 from kiothi_board.players import AIFactory, AIHandle
 from kiothi_board.rules import OpeningAction, Position, Variant
@@ -18,7 +19,7 @@ def wait_done(handle: AIHandle, seconds: float = 10.0) -> None:
 
 def test_ai_opponent_answers_moves_and_openings_off_thread() -> None:
     factory = AIFactory(seed=1)
-    opponent = factory(1)
+    opponent = factory(LevelChoice(1))
     assert isinstance(opponent, Opponent)
     opening = opponent.start(Position.initial())
     assert isinstance(opening, OpponentHandle)
@@ -36,7 +37,7 @@ def test_the_factory_builds_the_adaptive_visitor_level() -> None:
     from kiothi_board.ai.adaptive import AdaptivePlayer
 
     factory = AIFactory(seed=3)
-    opponent = factory("adaptive")
+    opponent = factory(ADAPTIVE)
     assert isinstance(opponent.player, AdaptivePlayer)
     pos = Position.initial(Variant(V2=True))
     handle = opponent.start(pos)
@@ -47,7 +48,7 @@ def test_the_factory_builds_the_adaptive_visitor_level() -> None:
 
 def test_cancel_and_each_call_is_a_new_player() -> None:
     factory = AIFactory(seed=2)
-    a, b = factory(6), factory(6)
+    a, b = factory(LevelChoice(6)), factory(LevelChoice(6))
     assert a is not b and a.player is not b.player, "a hint must not cancel the game's search"
     handle = a.start(Position.initial(Variant(V2=True)))
     handle.cancel()

@@ -156,14 +156,62 @@ FROM_LADDER_1 = {1: 1, 2: 2, 3: 3, 4: 5, 5: 8, 6: 9}
 """Ladder 1's level numbers as today's: the same players, renumbered."""
 
 
-def stored_level(value: object, ladder: object = 1) -> int | str:
+@dataclass(frozen=True, slots=True)
+class LevelChoice:
+    """What a game plays against: a ladder level (`number` 1…MAX_LEVEL) or, with `number`
+    None, the adaptive visitor level that keeps the game close (`ai.adaptive`).
+
+    Parsed once where a level comes in (the config, the API, the store); everything inside
+    passes this value, so no part special-cases the word "adaptive"."""
+
+    number: int | None
+
+    def __post_init__(self) -> None:
+        if self.number is not None and self.number not in LEVELS:
+            raise ValueError(f"bad level {self.number!r}: expected 1…{MAX_LEVEL} or 'adaptive'")
+
+    @classmethod
+    def parse(cls, value: object) -> LevelChoice:
+        """A level as a config, a request or a stored game gives it: 3, "3", a name
+        ("Club") or "adaptive"; ValueError naming the value when it is none of these."""
+        if isinstance(value, LevelChoice):
+            return value
+        if isinstance(value, str) and value.strip().lower() == "adaptive":
+            return ADAPTIVE
+        if isinstance(value, bool) or not isinstance(value, int | str):
+            raise ValueError(f"bad level {value!r}: expected 1…{MAX_LEVEL} or 'adaptive'")
+        try:
+            return cls(level(value).number)
+        except ValueError:
+            raise ValueError(
+                f"bad level {value!r}: expected 1…{MAX_LEVEL}, a level's name or 'adaptive'"
+            ) from None
+
+    @property
+    def adaptive(self) -> bool:
+        """Whether this is the adaptive visitor level."""
+        return self.number is None
+
+    def to_json(self) -> int | str:
+        """The level as the API and the store write it: a number, or "adaptive"."""
+        return "adaptive" if self.number is None else self.number
+
+    def __str__(self) -> str:
+        return "adaptive" if self.number is None else str(LEVELS[self.number])
+
+
+ADAPTIVE = LevelChoice(None)
+"""The adaptive visitor level."""
+
+
+def stored_level(value: object, ladder: object = 1) -> LevelChoice:
     """A level stored under numbering `ladder` (games stored before 2 say none), as today's.
 
     A game begun at the old level 6 resumes against the same player, now level 9."""
     if value == "adaptive":
-        return "adaptive"
+        return ADAPTIVE
     n = int(str(value))
-    return FROM_LADDER_1.get(n, n) if ladder == 1 else n
+    return LevelChoice(FROM_LADDER_1.get(n, n) if ladder == 1 else n)
 
 
 BASELINE_LEVEL = Level(0, "Baseline", 5.0, 4)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from kiothi_board.ai.levels import MAX_LEVEL
+from kiothi_board.ai.levels import MAX_LEVEL, LevelChoice
 from kiothi_board.api.protocol import ApiError
 from kiothi_board.errors import RulesError
 from kiothi_board.rules import Variant, parse_pit
@@ -78,14 +78,15 @@ class Args:
             raise self._bad(key, f"an integer from {lo} to {hi}")
         return value
 
-    def level(self) -> int | str:
+    def level(self) -> LevelChoice:
         """The `level` argument: 1…MAX_LEVEL or "adaptive"."""
         value = self._get("level")
-        if value == "adaptive":
-            return "adaptive"
-        if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= MAX_LEVEL:
+        if value != "adaptive" and (not isinstance(value, int) or isinstance(value, bool)):
             raise self._bad("level", f'an integer from 1 to {MAX_LEVEL} or "adaptive"')
-        return value
+        try:
+            return LevelChoice.parse(value)
+        except ValueError:
+            raise self._bad("level", f'an integer from 1 to {MAX_LEVEL} or "adaptive"') from None
 
     def number(self, key: str, lo: float, hi: float) -> float:
         value = self._get(key)
@@ -127,7 +128,7 @@ class Args:
                 raise self._bad("sides", "'S', 'N', 'SN' or ''")
             out["sides"] = sides
         if "level" in self:
-            out["level"] = self.level()
+            out["level"] = self.level().to_json()
         if "pace" in self:
             out["pace"] = self.choice("pace", _PACES)
         if "variant" in self:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol, runtime_checkable
 
+from kiothi_board.ai.levels import LevelChoice
 from kiothi_board.hardware.protocols import Frame
 from kiothi_board.listeners import Listener
 
@@ -38,7 +39,12 @@ class BoardService(Protocol):
         ...
 
     def new_game(
-        self, mode: str, sides: str, level: int | str, pace: str, variant: dict[str, Any]
+        self,
+        mode: str,
+        sides: str,
+        level: LevelChoice | int | str,
+        pace: str,
+        variant: dict[str, Any],
     ) -> int:
         """Start a game; its id."""
         ...

@@ -9,6 +9,7 @@ board whose store holds none is a tutorial; the `tutorial` command starts one on
 
 from __future__ import annotations
 
+from kiothi_board.ai.levels import LevelChoice
 from kiothi_board.controller.events import Complete, OpenGuided, Select
 from kiothi_board.controller.notices import Applied, Notice, Started
 from kiothi_board.controller.session import Session
@@ -18,12 +19,15 @@ from kiothi_board.rules import Side, parse_opening
 
 __all__ = ["Coach"]
 
+TUTORIAL_LEVEL = LevelChoice(2)
+"""The tutorial's opponent when the board names none (Casual)."""
+
 
 class Coach:
     """Which tutorial part is on, and the tutorial's own actions when their turn comes."""
 
-    def __init__(self, session: Session, level: int | str = 2) -> None:
-        """Coach games of `session`; tutorials play the AI at `level` (a number or "adaptive")."""
+    def __init__(self, session: Session, level: LevelChoice = TUTORIAL_LEVEL) -> None:
+        """Coach games of `session`; tutorials play the AI at `level`."""
         self.session = session
         self.level = level
         self.tutorial: Tutorial | None = None

@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from kiothi_board.ai.levels import LevelChoice
 from kiothi_board.controller.events import (
     Abandon,
     Advance,
@@ -44,7 +45,7 @@ class NewGame:
 
     mode: str = "two"
     sides: str = "S"
-    level: int | str = 3  # 1…9 or "adaptive"
+    level: LevelChoice | int | str = 3  # parsed by `settings()`: 1…9, a name or "adaptive"
     pace: str = "step"
     variant: Variant | dict[str, Any] | str | None = None
     long_move_laps: int = DEFAULT_LONG_MOVE_LAPS
@@ -68,10 +69,14 @@ class NewGame:
             humans = tuple(Side.parse(s) for s in self.sides if s.strip()) or (Side.S,)
         else:
             humans = ()
+        try:
+            level = LevelChoice.parse(self.level)
+        except ValueError as exc:
+            raise BadArgumentError(str(exc)) from None
         return Settings(
             self.mode,  # type: ignore[arg-type]
             humans,
-            self.level,
+            level,
             self.pace,  # type: ignore[arg-type]
             var,
             self.long_move_laps,

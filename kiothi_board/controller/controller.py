@@ -17,6 +17,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
+from kiothi_board.ai.levels import LevelChoice
 from kiothi_board.clock import Clock
 from kiothi_board.controller.coach import Coach
 from kiothi_board.controller.commands import NewGame
@@ -97,7 +98,7 @@ class Controller:
             over_seconds=over_seconds,
         )
         # The coach hears each notice before the presenter, so a lesson is never a step late.
-        self.coach = Coach(self.session, level=self._defaults["level"])
+        self.coach = Coach(self.session, level=LevelChoice.parse(self._defaults["level"]))
         self.presenter = Presenter(self.session, sink, palette)
         self.presenter.tutorial = lambda: self.coach.active
         self.session.notices.add(self._on_notice)
@@ -148,7 +149,7 @@ class Controller:
         self,
         mode: Mode | str = "two",
         sides: str = "S",
-        level: int | str = 3,
+        level: LevelChoice | int | str = 3,
         pace: Pace | str = "step",
         variant: Variant | dict[str, Any] | str | None = None,
         *,

@@ -11,6 +11,7 @@ import random
 from collections.abc import Callable
 from typing import Protocol, runtime_checkable
 
+from kiothi_board.ai.levels import LevelChoice
 from kiothi_board.rules import Lift, OpeningAction, Position
 
 __all__ = [
@@ -52,8 +53,8 @@ class Opponent(Protocol):
         ...
 
 
-OpponentFactory = Callable[[int | str], Opponent]
-"""Makes the opponent of a level (1…9, or "adaptive")."""
+OpponentFactory = Callable[[LevelChoice], Opponent]
+"""Makes the opponent of a level (a ladder level or the adaptive visitor level)."""
 
 
 class ReadyHandle:
@@ -103,7 +104,7 @@ class RandomOpponent:
 def random_opponents(rng: random.Random) -> OpponentFactory:
     """A factory of random opponents drawing from one injected source (the level is unused)."""
 
-    def factory(level: int | str) -> Opponent:
+    def factory(level: LevelChoice) -> Opponent:
         return RandomOpponent(rng)
 
     return factory

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from kiothi_board.ai.levels import LADDER_VERSION, stored_level
+from kiothi_board.ai.levels import LADDER_VERSION, LevelChoice, stored_level
 from kiothi_board.rules import STANDARD, Side, Variant
 
 __all__ = ["DEFAULT_LONG_MOVE_LAPS", "Mode", "Pace", "Settings"]
@@ -13,6 +13,7 @@ __all__ = ["DEFAULT_LONG_MOVE_LAPS", "Mode", "Pace", "Settings"]
 Mode = Literal["two", "ai", "demo"]
 Pace = Literal["step", "flow", "instant"]
 DEFAULT_LONG_MOVE_LAPS = 30
+DEFAULT_LEVEL = LevelChoice(3)
 
 
 @dataclass(frozen=True, slots=True)
@@ -21,7 +22,7 @@ class Settings:
 
     mode: Mode = "two"
     humans: tuple[Side, ...] = (Side.S, Side.N)
-    level: int | str = 3  # 1…MAX_LEVEL or "adaptive"
+    level: LevelChoice = DEFAULT_LEVEL
     pace: Pace = "step"
     variant: Variant = STANDARD
     long_move_laps: int = DEFAULT_LONG_MOVE_LAPS
@@ -40,7 +41,7 @@ class Settings:
         return {
             "mode": self.mode,
             "humans": [s.letter for s in self.humans],
-            "level": self.level,
+            "level": self.level.to_json(),
             "pace": self.pace,
             "variant": self.variant.to_json(),
             "long_move_laps": self.long_move_laps,

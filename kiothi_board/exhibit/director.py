@@ -17,6 +17,7 @@ import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from kiothi_board.ai.levels import LevelChoice
 from kiothi_board.clock import Clock
 from kiothi_board.errors import KiothiError
 from kiothi_board.exhibit.attendant import (
@@ -294,7 +295,7 @@ class Director:
 
     def _start(self, control: GameControl, action: StartGame) -> None:
         s = self.settings
-        level = s.level if action.mode == "ai" else 1
+        level = s.level if action.mode == "ai" else LevelChoice(1)
         control.new_game(
             action.mode, action.side, level, s.pace, s.variant, long_move_laps=s.long_move_laps
         )

@@ -6,10 +6,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from kiothi_board.ai.levels import LevelChoice
 from kiothi_board.exhibit.attendant import Timing
 from kiothi_board.hardware.protocols import InputEvent
 
 __all__ = ["ExhibitSettings", "GameControl"]
+
+FIRST_LEVEL = LevelChoice(1)
 
 
 class GameControl(Protocol):
@@ -36,7 +39,7 @@ class ExhibitSettings:
     """The `[exhibit]` section, as plain values (the daemon reads the config)."""
 
     timing: Timing
-    level: Any = 1
+    level: LevelChoice = FIRST_LEVEL
     pace: str = "step"
     variant: str = ""
     long_move_laps: int = 30

@@ -79,7 +79,7 @@ def _level_of(meta: Mapping[str, Any]) -> str:
     if "level" not in meta:
         return "?"
     try:
-        return str(stored_level(meta["level"], meta.get("ladder", 1)))
+        return str(stored_level(meta["level"], meta.get("ladder", 1)).to_json())
     except (TypeError, ValueError):
         return str(meta["level"])
 

@@ -6,6 +6,7 @@ import random
 
 import pytest
 
+from kiothi_board.ai.levels import LevelChoice
 from kiothi_board.controller import Controller
 from kiothi_board.controller.opponent import Opponent
 from kiothi_board.players import AIFactory
@@ -99,8 +100,8 @@ def test_a_game_stored_before_the_renumbering_resumes_against_the_same_player() 
     asked: list[int | str] = []
     fallback = rig.ctl.session.factory
 
-    def factory(level: int | str) -> Opponent:
-        asked.append(level)
+    def factory(level: LevelChoice) -> Opponent:
+        asked.append(level.to_json())
         return fallback(level)
 
     ctl = Controller.resume(rig.store, sink=rig.sink, clock=rig.clock, opponent_factory=factory)

@@ -3,6 +3,7 @@ restore with one gesture, abandoned games, the tutorial."""
 
 from __future__ import annotations
 
+from kiothi_board.ai.levels import LevelChoice
 from kiothi_board.controller.opponent import FirstLegalOpponent
 from kiothi_board.guide import HINT_SECONDS, Cue
 from kiothi_board.guide.tutorial import TUTORIAL_OPENING
@@ -144,8 +145,8 @@ def test_a_board_configured_for_the_visitor_level_starts_and_its_tutorial_plays_
     stopped the daemon at start (ValueError); the first game is the tutorial, at that level."""
     asked: list[int | str] = []
 
-    def factory(level: int | str) -> FirstLegalOpponent:
-        asked.append(level)
+    def factory(level: LevelChoice) -> FirstLegalOpponent:
+        asked.append(level.to_json())
         return FirstLegalOpponent()
 
     rig = make_rig(opponent_factory=factory, defaults={"level": "adaptive"})
