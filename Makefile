@@ -5,7 +5,7 @@ STAMP := $(VENV)/.installed-stamp
 # MicroPython for WebAssembly (npm), which the firmware tests run the firmware modules under.
 NPM_STAMP := firmware/wasm/node_modules/.installed-stamp
 
-.PHONY: setup run test lint bench goldens clean install uninstall
+.PHONY: setup run test soak lint bench goldens clean install uninstall
 
 $(STAMP): pyproject.toml scripts/setup-system.sh
 	bash scripts/setup-system.sh
@@ -27,8 +27,14 @@ lint: setup
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy --strict kiothi_board
 
+# The suite on every core (pytest-xdist; tests that start daemons and services use free
+# ports and their own directories, so they run side by side). Soaks are left out: `make soak`.
 test: lint
-	$(VENV)/bin/pytest
+	$(VENV)/bin/pytest -n auto --dist worksteal
+
+# The long soaks: 200 SIGKILLs of the daemon at random points, and the like (minutes).
+soak: setup
+	$(VENV)/bin/pytest --soak
 
 bench: setup
 	$(VENV)/bin/kiothi-board bench rules

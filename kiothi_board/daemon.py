@@ -292,8 +292,11 @@ class Daemon:
         if state.get("ai_to_move") or state.get("thinking"):
             return
         pit = self.controller.expected_pit()
+        hold = self.config["board"]["hold_s"] + 0.1
         if pit is not None:
             self.inputs.tap(pit)
+        elif stage == "set":  # a long move's counts are set at once: one hold confirms them
+            self.inputs.hold(0, hold)
         elif stage == "turn":
             legal = state["position"]["legal"]
             if legal:
@@ -301,7 +304,7 @@ class Daemon:
         elif stage == "open":
             legal = state["position"]["legal"]
             if legal:  # a hold on an own pit passes
-                self.inputs.hold(parse_pit(legal[0]), self.config["board"]["hold_s"] + 0.1)
+                self.inputs.hold(parse_pit(legal[0]), hold)
 
     def trace_line(self) -> str:
         """One JSON line saying where the game stands (what `--trace` prints on change)."""

@@ -1,12 +1,14 @@
 """Project-wide pytest options, fixtures and helpers.
 
 Fixtures: the goldens flag, a gpiozero MockFactory, a fake clock, a recording pixel sink,
-a pseudo-terminal pair, and redis-servers started (and killed) by the tests. `wait_until`
-is the one bounded poll, for state in another process or thread that cannot notify us.
+a pseudo-terminal pair, and the redis-servers and mosquitto brokers the tests start (and
+kill) on free loopback ports: no test uses a service it did not start. `wait_until` is the
+one bounded poll, for state in another process or thread that cannot notify us.
 """
 
 from __future__ import annotations
 
+import getpass
 import os
 import shutil
 import signal
@@ -26,13 +28,30 @@ from kiothi_board.hardware.fakes import FakePixelSink
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
-    """`--update-goldens` rewrites golden files instead of comparing against them."""
+    """`--update-goldens` rewrites golden files instead of comparing against them; `--soak`
+    runs the long soaks (`make soak`) that `make test` leaves out."""
     parser.addoption(
         "--update-goldens",
         action="store_true",
         default=False,
         help="regenerate golden playthroughs (review the diff before committing)",
     )
+    parser.addoption(
+        "--soak",
+        action="store_true",
+        default=False,
+        help="run only the long soaks marked `soak` (make soak); without it they are deselected",
+    )
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Soaks run with `--soak` only, and then alone: deselected (and counted as such in the
+    summary), never skipped, so a run says plainly what it left out."""
+    soak = bool(config.getoption("--soak"))
+    keep = [item for item in items if (item.get_closest_marker("soak") is not None) == soak]
+    if len(keep) != len(items):
+        config.hook.pytest_deselected(items=[i for i in items if i not in keep])
+        items[:] = keep
 
 
 @pytest.fixture
@@ -70,7 +89,11 @@ def pixel_sink() -> Iterator[FakePixelSink]:
         yield sink
 
 
-def wait_until(predicate: Callable[[], object], timeout: float = 5.0) -> bool:
+SERVICE_START_S = 30.0
+"""How long a service the tests start may take to answer (a loaded machine is slow)."""
+
+
+def wait_until(predicate: Callable[[], object], timeout: float = 30.0) -> bool:
     """Poll `predicate` until it is true (True) or `timeout` seconds pass (False).
 
     Only for what cannot notify us (another process, a server's state); wait on an
@@ -154,7 +177,7 @@ class RedisServer:
             args += ["--appendonly", "yes", "--appendfsync", "always"]
             args += ["--dir", str(self.directory)]
         self.proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        if not wait_until(self._answers):
+        if not wait_until(self._answers, SERVICE_START_S):
             self.kill()
             raise RuntimeError(f"redis-server on port {self.port} did not answer PING in time")
         return self
@@ -204,3 +227,81 @@ def make_redis_server() -> Iterator[type[RedisServer]]:
     finally:
         for server in started:
             server.kill()
+
+
+# -- mosquitto brokers started by the tests -------------------------------------------------
+
+
+class Mosquitto:
+    """A private mosquitto on a free loopback port: anonymous, or with users and an ACL.
+
+    Runs as whoever runs the tests (as root, mosquitto would drop to its own user, which
+    cannot read the test's private directory); keeps nothing on disk.
+    """
+
+    def __init__(
+        self, root: Path, users: dict[str, str] | None = None, acl: str | None = None
+    ) -> None:
+        assert shutil.which("mosquitto"), "needs mosquitto (scripts/setup-system.sh)"
+        root.mkdir(parents=True, exist_ok=True)
+        self.root = root
+        self.port = free_port()
+        self.proc: subprocess.Popen[bytes] | None = None
+        lines = [f"listener {self.port} 127.0.0.1", "persistence false"]
+        if users is None:
+            lines.append("allow_anonymous true")
+        else:
+            passwords = root / "passwd"
+            passwords.touch()
+            for user, password in users.items():
+                subprocess.run(
+                    ["mosquitto_passwd", "-b", str(passwords), user, password],
+                    check=True,
+                    capture_output=True,
+                )
+            os.chmod(passwords, 0o600)
+            lines += ["allow_anonymous false", f"password_file {passwords}"]
+        if acl is not None:
+            (root / "acl").write_text(acl)
+            lines.append(f"acl_file {root / 'acl'}")
+        lines += [f"user {getpass.getuser()}", f"log_dest file {root / 'mosquitto.log'}"]
+        (root / "mosquitto.conf").write_text("\n".join(lines) + "\n")
+
+    @property
+    def url(self) -> str:
+        return f"mqtt://127.0.0.1:{self.port}"
+
+    def start(self) -> Mosquitto:
+        """Start (or restart, on the same port) and wait until it accepts connections."""
+        self.proc = subprocess.Popen(
+            ["mosquitto", "-c", str(self.root / "mosquitto.conf")],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        if not wait_until(self._listening, SERVICE_START_S):
+            self.kill()
+            raise RuntimeError(f"mosquitto on port {self.port} did not listen in time")
+        return self
+
+    def _listening(self) -> bool:
+        assert self.proc is not None
+        if self.proc.poll() is not None:
+            raise RuntimeError(f"mosquitto on port {self.port} exited early (see its log)")
+        with socket.socket() as s:
+            return s.connect_ex(("127.0.0.1", self.port)) == 0
+
+    def kill(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait(timeout=10)
+        self.proc = None
+
+
+@pytest.fixture(scope="session")
+def mosquitto(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Mosquitto]:
+    """One private anonymous broker for the session (tests use their own topic prefixes)."""
+    broker = Mosquitto(tmp_path_factory.mktemp("mosquitto")).start()
+    try:
+        yield broker
+    finally:
+        broker.kill()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import random
@@ -9,7 +10,9 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import IO, Any
 
 import pytest
 
@@ -55,10 +58,30 @@ def test_simulator_plays_complete_games_and_records_replay(tmp_path: Path) -> No
     daemon.close()  # idempotent
 
 
+def test_the_demo_plays_on_past_a_long_move(tmp_path: Path) -> None:
+    """Seed 9's 16th move is a long one (30 laps or more): its counts are set at once, and
+    the unattended demo confirms them with a hold, as a person would, and plays on."""
+    clock = FakeClock()
+    cfg = validate(config(variant=""))
+    d = Daemon(cfg, sim=True, state_dir=str(tmp_path), api=False, clock=clock, autoplay=0.01,
+               seed=9)  # fmt: skip
+    stages = set()
+    for _ in range(3000):
+        clock.advance(0.005)
+        d.tick()
+        stages.add(json.loads(d.trace_line())["stage"])
+    line = json.loads(d.trace_line())
+    d.close()
+    assert "set" in stages, "seed 9 plays a long move"
+    assert line["actions"] > 17, line
+
+
 def test_restart_resumes_the_same_game_at_the_same_step(tmp_path: Path) -> None:
     clock = FakeClock()
     cfg = validate(config(variant=""))
-    first = Daemon(cfg, sim=True, state_dir=str(tmp_path), api=False, clock=clock, autoplay=0.01)
+    first = Daemon(
+        cfg, sim=True, state_dir=str(tmp_path), api=False, clock=clock, autoplay=0.01, seed=5
+    )
     for _ in range(700):
         clock.advance(0.005)
         first.tick()
@@ -105,18 +128,74 @@ def test_sigterm_shuts_down_in_order(tmp_path: Path) -> None:
 
 
 KILLS = int(os.environ.get("KIOTHI_CRASH_KILLS", "200"))
+Line = dict[str, Any]
+ReadTo = Callable[[random.Random, int, Line, Callable[[], Line | None]], Line]
+"""Reads the daemon's trace lines up to the point to kill it; the last line read."""
 
 
-@pytest.mark.parametrize("seed", [11])
-def test_sigkill_at_random_points_loses_nothing(tmp_path: Path, seed: int) -> None:
-    """SIGKILL the daemon ≥ 200 times; every restart resumes the same game at the same step."""
+def _random_point(
+    rng: random.Random, kill: int, first: Line, read: Callable[[], Line | None]
+) -> Line:
+    """The soak's points: after 0–25 changes, then 0–20 ms more."""
+    line = first
+    for _ in range(rng.randint(0, 25)):
+        got = read()
+        if got is None:
+            break
+        line = got
+    time.sleep(rng.random() * 0.02)
+    return line
+
+
+# The riskiest points: each just after a write the daemon has shown, while the next may be
+# under way (a sequence's completion, a game's finish, the abandoned game a new one
+# replaces, the resume itself).
+RISKY: tuple[Callable[[Line, Line], bool], ...] = (
+    lambda first, line: True,  # just resumed
+    lambda first, line: line["events"] != first["events"],  # a step stored and shown
+    lambda first, line: line["stage"] == "over",  # a game's finish
+    lambda first, line: line["game"] != first["game"],  # a new game began
+)
+
+
+def _risky_point(
+    rng: random.Random, kill: int, first: Line, read: Callable[[], Line | None]
+) -> Line:
+    """Kill `kill` goes to risky point `kill % 4`, at once (a point that never comes, in a
+    game that will not end, is no reason to hang: 2,000 changes at most)."""
+    reached = RISKY[kill % len(RISKY)]
+    line = first
+    for _ in range(2000):
+        if reached(first, line):
+            break
+        got = read()
+        if got is None:
+            break
+        line = got
+    return line
+
+
+def _next_line(stdout: IO[str]) -> Line | None:
+    text = stdout.readline()
+    return json.loads(text) if text else None
+
+
+def _crash_and_resume(
+    tmp_path: Path, kills: int, per_conf: int, seed: int, point: ReadTo, *, quick: bool = False
+) -> None:
+    """SIGKILL the daemon `kills` times at the points `point` reads to; every restart must
+    resume the same game at the same step, and the store must hold every step it printed.
+
+    `quick`: shorter games on a faster loop, so that the points a game reaches only at its
+    end come within a second or two."""
     rng = random.Random(seed)
     confs = []
     for i, (mode, pace) in enumerate([("two", "step"), ("two", "instant"), ("ai", "step")]):
         path = tmp_path / f"c{i}.toml"
+        plies, hz = (12, 400) if quick else (30, 50)
         path.write_text(
             f'[game]\nmode = "{mode}"\npace = "{pace}"\nlevel = 1\n'
-            f'variant = "ply_limit=30"\nover_seconds = 0.05\n'
+            f'variant = "ply_limit={plies}"\nover_seconds = 0.05\n[daemon]\ntick_hz = {hz}\n'
         )
         confs.append(path)
     state = tmp_path / "state"
@@ -124,12 +203,12 @@ def test_sigkill_at_random_points_loses_nothing(tmp_path: Path, seed: int) -> No
     last_line: dict | None = None
     current = None
     resumed_equal = resumed_later = 0
-    for kill in range(KILLS):
-        conf = confs[(kill // 40) % len(confs)]
+    for kill in range(kills):
+        conf = confs[(kill // per_conf) % len(confs)]
         proc = _start(state, conf, kill)
         assert proc.stdout is not None
         first = json.loads(proc.stdout.readline())
-        if last_line is not None and conf == confs[((kill - 1) // 40) % len(confs)]:
+        if last_line is not None and conf == confs[((kill - 1) // per_conf) % len(confs)]:
             # `first` is the resumed state; `current` was read while the daemon was dead.
             if last_line["game"] == first["game"] and last_line["events"] == first["events"]:
                 assert first == last_line, f"kill {kill}: same events, different guide step"
@@ -138,17 +217,11 @@ def test_sigkill_at_random_points_loses_nothing(tmp_path: Path, seed: int) -> No
                 resumed_later += 1
             assert current is None or current[0] == first["game"]
             assert current is None or len(current[2]) == first["events"]
-        line = first
-        for _ in range(rng.randint(0, 25)):
-            text = proc.stdout.readline()
-            if not text:
-                break
-            line = json.loads(text)
-        time.sleep(rng.random() * 0.02)
+        line = point(rng, kill, first, functools.partial(_next_line, proc.stdout))
         proc.kill()
         # Lines printed after our last read still count: drain them.
         rest = proc.stdout.read()
-        proc.wait(timeout=10)
+        proc.wait(timeout=30)
         for text in rest.splitlines():
             line = json.loads(text)
         last_line = line
@@ -162,5 +235,18 @@ def test_sigkill_at_random_points_loses_nothing(tmp_path: Path, seed: int) -> No
         if current is not None and current[0] == last_line["game"]:
             # Nothing committed is lost: the store holds at least what was printed.
             assert len(current[2]) >= last_line["events"]
-    assert resumed_equal + resumed_later >= KILLS * 0.9
-    assert resumed_equal > KILLS / 4, "most kills resume at exactly the printed step"
+    assert resumed_equal + resumed_later >= kills * 0.9
+    assert resumed_equal > kills / 4, "most kills resume at exactly the printed step"
+
+
+@pytest.mark.soak
+@pytest.mark.parametrize("seed", [11])
+def test_sigkill_at_random_points_loses_nothing(tmp_path: Path, seed: int) -> None:
+    """SIGKILL the daemon ≥ 200 times at random points (`make soak`)."""
+    _crash_and_resume(tmp_path, KILLS, 40, seed, _random_point)
+
+
+def test_sigkill_at_the_riskiest_points_loses_nothing(tmp_path: Path) -> None:
+    """30 SIGKILLs, each just after a write the daemon has shown (the resume itself, a step,
+    a game's finish, a new game), in two-player, instant and AI games."""
+    _crash_and_resume(tmp_path, 30, 10, 12, _risky_point, quick=True)

@@ -12,7 +12,7 @@ from kiothi_board.hardware.link import LinkPitInput, LinkPixelSink
 from kiothi_board.hardware.link_sim import FdPort, SimulatedCoprocessor
 from tests.conftest import PtyPair, wait_until
 
-WAIT = 5.0
+WAIT = 30.0
 
 
 def tick_until(daemon: Daemon, predicate: Callable[[], bool]) -> bool:

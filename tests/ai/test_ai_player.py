@@ -50,9 +50,9 @@ def test_start_think_returns_at_once_and_stop_gives_a_move() -> None:
     started = threading.Event()
     thinking = player.start_think(pos, on_iteration=lambda it: started.set())
     assert not thinking.done()
-    assert started.wait(5)
+    assert started.wait(30)
     thinking.stop()
-    hint = thinking.result(timeout=5)
+    hint = thinking.result(timeout=30)
     assert hint.move in pos.legal_moves()
     player.close()
 
@@ -62,7 +62,7 @@ def test_cancel_discards_the_result_and_ends_the_thread() -> None:
     thinking = player.start_think(midgame())
     assert thinking.cancel()
     with pytest.raises(CancelledError):
-        thinking.result(timeout=5)
+        thinking.result(timeout=30)
     thinking.join(5)
     assert thinking.done()
     player.close()
@@ -74,7 +74,7 @@ def test_done_callback_runs() -> None:
     with AIPlayer(2, seed=1) as player:
         thinking = player.start_think(midgame())
         thinking.add_done_callback(lambda t: got.set())
-        assert got.wait(5)
+        assert got.wait(30)
         assert thinking.result().move is not None
 
 

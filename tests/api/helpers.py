@@ -17,6 +17,9 @@ from kiothi_board.controller import Controller
 
 SCHEMAS = Path(__file__).resolve().parents[2] / "docs" / "api" / "schemas"
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
+WAIT_S = 30.0
+"""How long a client waits for a reply or an event (an upper bound a loaded machine never
+reaches; tests that expect nothing wait briefly on their own)."""
 
 
 class LineClient:
@@ -64,7 +67,7 @@ class LineClient:
         self._send(line)
 
     def request(
-        self, cmd: str, args: dict[str, Any] | None = None, timeout: float = 5.0
+        self, cmd: str, args: dict[str, Any] | None = None, timeout: float = WAIT_S
     ) -> dict[str, Any]:
         """Send a request and wait for its reply."""
         rid = f"req-{self._next}"  # not an id the fuzz lines use
@@ -75,7 +78,7 @@ class LineClient:
         self._send(json.dumps(msg).encode() + b"\n")
         return self.wait_reply(rid, timeout)
 
-    def wait_reply(self, rid: Any, timeout: float = 5.0) -> dict[str, Any]:
+    def wait_reply(self, rid: Any, timeout: float = WAIT_S) -> dict[str, Any]:
         """The reply with id `rid`."""
         with self._cond:
             if not self._cond.wait_for(
@@ -86,7 +89,7 @@ class LineClient:
                 raise ConnectionError("closed before the reply")
             return self.replies.pop(rid)
 
-    def wait_raw(self, count: int, timeout: float = 5.0) -> list[dict[str, Any]]:
+    def wait_raw(self, count: int, timeout: float = WAIT_S) -> list[dict[str, Any]]:
         """Wait until `count` messages arrived in all."""
         with self._cond:
             ok = self._cond.wait_for(
@@ -97,7 +100,7 @@ class LineClient:
             return list(self.raw)
 
     def wait_event(
-        self, pred: Callable[[dict[str, Any]], bool], timeout: float = 5.0
+        self, pred: Callable[[dict[str, Any]], bool], timeout: float = WAIT_S
     ) -> dict[str, Any]:
         """The first event matching `pred` (already received or to come)."""
         with self._cond:

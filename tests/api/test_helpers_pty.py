@@ -30,4 +30,4 @@ def test_a_closed_ptys_reader_does_not_read_the_next_file_with_its_number(
         assert os.read(fd, 100) == b"[game]\nmode = 'two'\n", f"fd {fd} (was {number})"
     finally:
         os.close(fd)
-    assert client.closed.wait(2), "the reader stopped with its terminal"
+    assert client.closed.wait(30), "the reader stopped with its terminal"

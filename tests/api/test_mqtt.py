@@ -1,4 +1,4 @@
-"""The MQTT adapter against the machine's real broker (127.0.0.1:1883), in-process daemon."""
+"""The MQTT adapter against a real broker (a private mosquitto the tests start), in-process."""
 
 from __future__ import annotations
 
@@ -18,25 +18,26 @@ from kiothi_board.api.mqtt_discovery import discovery_messages
 from kiothi_board.config import validate
 from kiothi_board.daemon import Daemon
 from kiothi_board.errors import ConfigError
+from tests.conftest import Mosquitto
 
-BROKER = "mqtt://127.0.0.1:1883"
+BROKER = "mqtt://127.0.0.1:1883"  # only parsed here, never connected to
 
 
 class Watcher:
     """A plain paho client that records what it sees on a topic filter."""
 
-    def __init__(self, topics: str) -> None:
+    def __init__(self, topics: str, port: int) -> None:
         self.messages: queue.Queue[tuple[str, bytes, bool]] = queue.Queue()
         self.client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"w-{uuid.uuid4().hex}")
         self.client.on_message = lambda c, u, m: self.messages.put((m.topic, m.payload, m.retain))
         subscribed = queue.Queue[int]()
         self.client.on_subscribe = lambda *a: subscribed.put(1)
         self.client.on_connect = lambda c, *a: c.subscribe(topics, qos=1)
-        self.client.connect("127.0.0.1", 1883, keepalive=10)
+        self.client.connect("127.0.0.1", port, keepalive=10)
         self.client.loop_start()
-        subscribed.get(timeout=5)
+        subscribed.get(timeout=30)
 
-    def wait(self, topic: str, pred: Any = lambda p: True, timeout: float = 10.0) -> bytes:
+    def wait(self, topic: str, pred: Any = lambda p: True, timeout: float = 30.0) -> bytes:
         import time
 
         deadline = time.monotonic() + timeout
@@ -57,13 +58,13 @@ class Watcher:
 
 
 @pytest.fixture
-def board(tmp_path: Path) -> Iterator[tuple[Daemon, str]]:
+def board(tmp_path: Path, mosquitto: Mosquitto) -> Iterator[tuple[Daemon, str]]:
     prefix = f"kiothi-test-{uuid.uuid4().hex[:8]}/v1"
     cfg = validate(
         {
             "game": {"mode": "two"},
             "api": {"tcp_port": 0, "web_port": 0},
-            "mqtt": {"url": BROKER, "board_id": "b1", "prefix": prefix, "periodic_s": 1},
+            "mqtt": {"url": mosquitto.url, "board_id": "b1", "prefix": prefix, "periodic_s": 1},
         }
     )
     daemon = Daemon(cfg, sim=True, state_dir=str(tmp_path))
@@ -71,9 +72,11 @@ def board(tmp_path: Path) -> Iterator[tuple[Daemon, str]]:
     daemon.close()
 
 
-def test_board_publishes_status_state_and_takes_commands(board: tuple[Daemon, str]) -> None:
+def test_board_publishes_status_state_and_takes_commands(
+    board: tuple[Daemon, str], mosquitto: Mosquitto
+) -> None:
     daemon, base = board
-    w = Watcher(f"{base}/#")
+    w = Watcher(f"{base}/#", mosquitto.port)
     try:
         assert w.wait(f"{base}/status") == b"online"
         state = json.loads(w.wait(f"{base}/state"))
@@ -95,7 +98,7 @@ def test_board_publishes_status_state_and_takes_commands(board: tuple[Daemon, st
     finally:
         w.close()
     daemon.close()
-    w2 = Watcher(f"{base}/status")
+    w2 = Watcher(f"{base}/status", mosquitto.port)
     try:
         assert w2.wait(f"{base}/status") == b"offline"  # retained goodbye
     finally:

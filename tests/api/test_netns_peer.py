@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -45,25 +46,37 @@ def _ip(*args: str) -> None:
     subprocess.run(["ip", *args], check=True, capture_output=True, timeout=10)
 
 
+def _why(exc: Exception) -> str:
+    if isinstance(exc, subprocess.CalledProcessError):
+        said = (exc.stderr or b"").decode(errors="replace").strip()
+        return f"`ip {' '.join(exc.cmd[1:])}` failed: {said or exc}"
+    return str(exc)
+
+
 @pytest.fixture
 def netns() -> Iterator[str]:
+    """A namespace with a veth pair to this one; skips, saying why, where the machine
+    cannot make one (no root, no `ip`, no netns or veth support, `ip -n` refused)."""
     name = f"k9t{os.getpid() % 100000}"
     veth = f"k9v{os.getpid() % 100000}"
+    made = False
     try:
-        _ip("netns", "add", name)
-    except (OSError, subprocess.CalledProcessError) as exc:
-        pytest.skip(f"needs root and ip netns: {exc}")
-    try:
-        _ip("link", "add", veth, "type", "veth", "peer", "name", "eth0", "netns", name)
-        _ip("addr", "add", f"{HOST}/30", "dev", veth)
-        _ip("link", "set", veth, "up")
-        _ip("-n", name, "addr", "add", f"{PEER}/30", "dev", "eth0")
-        _ip("-n", name, "link", "set", "eth0", "up")
-        _ip("-n", name, "link", "set", "lo", "up")
+        try:
+            _ip("netns", "add", name)
+            made = True
+            _ip("link", "add", veth, "type", "veth", "peer", "name", "eth0", "netns", name)
+            _ip("addr", "add", f"{HOST}/30", "dev", veth)
+            _ip("link", "set", veth, "up")
+            _ip("-n", name, "addr", "add", f"{PEER}/30", "dev", "eth0")
+            _ip("-n", name, "link", "set", "eth0", "up")
+            _ip("-n", name, "link", "set", "lo", "up")
+        except (OSError, subprocess.SubprocessError) as exc:
+            pytest.skip(f"needs root and network namespaces with veth: {_why(exc)}")
         yield name
     finally:
         subprocess.run(["ip", "link", "del", veth], capture_output=True, timeout=10)
-        subprocess.run(["ip", "netns", "del", name], capture_output=True, timeout=10)
+        if made:
+            subprocess.run(["ip", "netns", "del", name], capture_output=True, timeout=10)
 
 
 def test_a_non_loopback_peer_and_a_foreign_page_get_spectator_rights(
@@ -88,3 +101,25 @@ def test_a_non_loopback_peer_and_a_foreign_page_get_spectator_rights(
         "ws_role": "spectator",
         "ws_check": "unauthorized",
     }
+
+
+def test_where_ip_n_is_refused_the_peer_test_skips_saying_why(tmp_path: Path) -> None:
+    """A machine that can add a namespace but not enter it (a container, a chroot) skips the
+    peer test with the reason; it must not error."""
+    fake = tmp_path / "bin"
+    fake.mkdir()
+    real = shutil.which("ip") or "/usr/sbin/ip"
+    (fake / "ip").write_text(
+        "#!/bin/sh\n"
+        'if [ "$1" = -n ]; then echo "Cannot open network namespace: Permission denied" >&2; '
+        f'exit 1; fi\nexec {real} "$@"\n'
+    )
+    (fake / "ip").chmod(0o755)
+    env = {**os.environ, "PATH": f"{fake}:{os.environ['PATH']}"}
+    test = f"{Path(__file__)}::test_a_non_loopback_peer_and_a_foreign_page_get_spectator_rights"
+    proc = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-rs", "-p", "no:cacheprovider", test],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "SKIPPED [1]" in proc.stdout and "Cannot open network namespace" in proc.stdout

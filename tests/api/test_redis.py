@@ -22,7 +22,7 @@ def redis_proc(make_redis_server: type[RedisServer]) -> RedisServer:
     return make_redis_server().start()
 
 
-def _wait(pred: Any, timeout: float = 5.0) -> None:
+def _wait(pred: Any, timeout: float = 30.0) -> None:
     """Poll `pred` (state in another process cannot notify us) until true or timeout."""
     assert wait_until(pred, timeout), "condition not met in time"
 
@@ -37,7 +37,7 @@ def test_state_events_commands_and_a_redis_restart_mid_game(
     pubsub.subscribe("kiothi:v1:events")
     bus = RedisBus(d, url, backoff=(0.02, 0.2)).start()
     try:
-        assert bus.synced.wait(5)
+        assert bus.synced.wait(30)
         board.new_game("two", "SN", 3, "instant", {"V2": True, "ply_limit": 30})
         board.move(5)  # S6
 
@@ -61,7 +61,7 @@ def test_state_events_commands_and_a_redis_restart_mid_game(
 
         # A command through the stream; its reply on the replies stream. (Commands added
         # before the bus reads the stream are stale by design, so wait until it does.)
-        assert bus.listening.wait(5)
+        assert bus.listening.wait(30)
         peer.xadd("kiothi:v1:commands", {"line": '{"id":"r1","cmd":"state"}'})
         _wait(lambda: peer.xlen("kiothi:v1:replies") >= 1)
         reply = json.loads(peer.xrange("kiothi:v1:replies")[-1][1][b"line"])

@@ -2,19 +2,15 @@
 
 from __future__ import annotations
 
-import os
 import re
 import subprocess
 import sys
 from pathlib import Path
 
-from tests.api.test_web import ARGS, CHROMIUM
+from tests.browser import chromium
 
 
 def test_the_printed_link_gives_control_and_the_plain_address_does_not(tmp_path: Path) -> None:
-    import playwright.sync_api as playwright
-
-    assert os.path.exists(CHROMIUM), "needs Debian's chromium (scripts/setup-system.sh)"
     config = tmp_path / "c.toml"
     config.write_text("[api]\ntcp_port = -1\nweb_port = 0\n")
     proc = subprocess.Popen(
@@ -32,20 +28,16 @@ def test_the_printed_link_gives_control_and_the_plain_address_does_not(tmp_path:
                 break
         assert link, "the simulator prints its link"
         plain = link.split("#", 1)[0]
-        with playwright.sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, timeout=15_000)
-            try:
-                page = browser.new_page()
-                page.goto(link)
-                page.wait_for_selector("#role.control", timeout=10_000)
-                assert "ticket" not in page.url, "the ticket leaves the address bar"
-                page.reload()  # the same tab keeps its session
-                page.wait_for_selector("#role.control", timeout=10_000)
-                other = browser.new_page()  # a fresh tab without the link is a spectator
-                other.goto(plain)
-                other.wait_for_selector("#role.spectator", timeout=10_000)
-            finally:
-                browser.close()
+        with chromium() as browser:
+            page = browser.new_page()
+            page.goto(link)
+            page.wait_for_selector("#role.control", timeout=10_000)
+            assert "ticket" not in page.url, "the ticket leaves the address bar"
+            page.reload()  # the same tab keeps its session
+            page.wait_for_selector("#role.control", timeout=10_000)
+            other = browser.new_page()  # a fresh tab without the link is a spectator
+            other.goto(plain)
+            other.wait_for_selector("#role.spectator", timeout=10_000)
     finally:
         proc.terminate()
         proc.wait(15)

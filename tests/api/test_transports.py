@@ -94,7 +94,7 @@ def test_pty_serial_client_plays_a_full_game_while_sockets_watch(
     finally:
         server.close()
         pty_pair.close()
-    assert watcher.closed.wait(2) and unix_watcher.closed.wait(2)
+    assert watcher.closed.wait(30) and unix_watcher.closed.wait(30)
     assert not Path(unix_path).exists()
 
 

@@ -23,10 +23,10 @@ from tests.api.twin_harness import (
     SHOTS,
     Twin,
     boxes_overlap,
-    chromium,
     no_horizontal_scroll,
     serve,
 )
+from tests.browser import chromium, wait_js
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "led-guide.md"
 STATES = (
@@ -129,7 +129,7 @@ def test_every_guide_state_on_desktop_and_phone(twin: Twin) -> None:
     assert expect is not None
     ctl.press((expect + 7) % 20)
     for page in (desk, phone):
-        page.wait_for_function("document.querySelector('#say').textContent.includes('lit pit')")
+        wait_js(page, "document.querySelector('#say').textContent.includes('lit pit')")
     shot("wrong-press")
     twin.follow(stop="relay")
     assert ctl.state()["guide"]["kind"] == "relay"
@@ -141,7 +141,7 @@ def test_every_guide_state_on_desktop_and_phone(twin: Twin) -> None:
     shot("their-turn")
     ctl.hint()
     for page in (desk, phone):
-        page.wait_for_function("document.querySelector('#cue').textContent.includes('Hint:')")
+        wait_js(page, "document.querySelector('#cue').textContent.includes('Hint:')")
     shot("hint")
     ctl.check_board(True)
     ctl.press("S6")
@@ -152,15 +152,13 @@ def test_every_guide_state_on_desktop_and_phone(twin: Twin) -> None:
     twin.follow()
     ctl.new_game("ai", "N", 3, "step", {})  # the harness's AI lifts in the opening
     for page in (desk, phone):
-        page.wait_for_function("document.querySelector('#cue').textContent.includes('opens:')")
+        wait_js(page, "document.querySelector('#cue').textContent.includes('opens:')")
     shot("ai-opening")
     ctl.resign("S")
     shot("over")
     ctl.tutorial()
     for page in (desk, phone):
-        page.wait_for_function(
-            "document.querySelector('#cue').textContent.startsWith('Tutorial 1/4')"
-        )
+        wait_js(page, "document.querySelector('#cue').textContent.startsWith('Tutorial 1/4')")
     shot("tutorial-opening")
     for _ in range(60):  # through the lit opening, North's, and into the relay move
         guide = ctl.state().get("guide")
@@ -212,7 +210,7 @@ def test_your_row_is_nearest_and_labelled(twin: Twin) -> None:
     twin.ctl.new_game("ai", "N", 3, "step", {"V2": True})
     page = twin.phone
     twin.synced(page)
-    page.wait_for_function("document.querySelector('#label-bottom').textContent.includes('you')")
+    wait_js(page, "document.querySelector('#label-bottom').textContent.includes('you')")
     assert page.inner_text("#label-bottom") == "North's row · you"
     assert page.inner_text("#label-top") == "South's row · AI"
     n1 = page.locator('[data-pit="N1"]').bounding_box()
@@ -233,9 +231,10 @@ def test_asked_for_pit_is_scrolled_into_view(twin: Twin) -> None:
     twin.ctl.press(_relay_pit(twin))
     twin.synced(page)
     expect = twin.ctl.state()["expect"]
-    page.wait_for_function(
+    wait_js(
+        page,
         f"(() => {{ const r = document.querySelector('[data-pit=\"{expect}\"]')"
-        ".getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight; })()"
+        ".getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight; })()",
     )
 
 
@@ -255,11 +254,12 @@ def test_move_list_items_do_not_overlap(twin: Twin, viewport: dict[str, int]) ->
     page = twin.phone if viewport is PHONE else twin.desk
     n = len(ctl.state()["actions"])
     # The wait and the read in one go: the list is redrawn on every state change.
-    boxes = page.wait_for_function(
+    boxes = wait_js(
+        page,
         f"(() => {{ const li = [...document.querySelectorAll('#moves li')];"
         f" return li.length === {n} && li.map(e => {{ const r = e.getBoundingClientRect();"
-        " return {x: r.x, y: r.y, width: r.width, height: r.height}; }); })()"
-    ).json_value()
+        " return {x: r.x, y: r.y, width: r.width, height: r.height}; }); })()",
+    )
     assert len(boxes) == n and all(b["height"] > 0 for b in boxes)
     assert boxes_overlap(boxes) == []
     fits = page.evaluate(
@@ -290,16 +290,18 @@ def test_wrong_press_is_said_in_words(twin: Twin) -> None:
     page = twin.desk
     twin.synced(page)
     page.click('[data-pit="S1"]')
-    page.wait_for_function(
-        "document.querySelector('#say').textContent === 'S1 is empty: choose a pit with seeds.'"
+    wait_js(
+        page,
+        "document.querySelector('#say').textContent === 'S1 is empty: choose a pit with seeds.'",
     )
     page.click('[data-pit="N7"]')
-    page.wait_for_function(
+    wait_js(
+        page,
         "document.querySelector('#say').textContent === "
-        '"N7 is North\'s pit: press one of yours (South)."'
+        '"N7 is North\'s pit: press one of yours (South)."',
     )
     page.click('[data-pit="S6"]')
-    page.wait_for_function("document.querySelector('#say').textContent === ''")
+    wait_js(page, "document.querySelector('#say').textContent === ''")
 
 
 def test_keyboard_play(twin: Twin) -> None:
@@ -309,9 +311,7 @@ def test_keyboard_play(twin: Twin) -> None:
     twin.synced(page)
     page.evaluate("document.activeElement && document.activeElement.blur()")
     page.keyboard.press("6")
-    page.wait_for_function(
-        "document.querySelector('#cue').textContent.startsWith('Drop one seed in S7')"
-    )
+    wait_js(page, "document.querySelector('#cue').textContent.startsWith('Drop one seed in S7')")
     page.locator('[data-pit="S6"]').focus()
     page.keyboard.press("ArrowRight")
     assert page.evaluate("document.activeElement.dataset.pit") == "S7"
@@ -319,9 +319,7 @@ def test_keyboard_play(twin: Twin) -> None:
     assert page.evaluate("document.activeElement.dataset.pit") == "N4"
     page.keyboard.press("ArrowDown")
     page.keyboard.press("Enter")
-    page.wait_for_function(
-        "document.querySelector('#cue').textContent.startsWith('Drop one seed in S8')"
-    )
+    wait_js(page, "document.querySelector('#cue').textContent.startsWith('Drop one seed in S8')")
 
 
 def test_reduced_motion_holds_blinking_cues_steady(twin: Twin) -> None:
@@ -339,7 +337,7 @@ def test_reduced_motion_holds_blinking_cues_steady(twin: Twin) -> None:
     for motion in ("no-preference", "reduce"):
         page.emulate_media(reduced_motion=motion)
         page.evaluate("window.__rec = []")
-        page.wait_for_function("window.__rec.length >= 8")
+        wait_js(page, "window.__rec.length >= 8")
         seen[motion] = page.evaluate("window.__rec")
     assert len(set(seen["no-preference"])) > 1  # the drop ring pulses full/half
     # Held at full once the bright phase has been seen (the first frame may be the dim one).
@@ -352,7 +350,7 @@ def test_text_contrast_is_wcag_aa(twin: Twin) -> None:
     for page in (twin.phone, twin.desk):
         twin.synced(page)
         page.click('[data-pit="S3"]')  # a wrong press: the reason shows in red
-        page.wait_for_function("document.querySelector('#say').textContent !== ''")
+        wait_js(page, "document.querySelector('#say').textContent !== ''")
         got = page.evaluate(CONTRAST_JS)
         assert got["checked"] > 40 and got["failures"] == []
     page = twin.phone
@@ -379,14 +377,15 @@ def test_text_contrast_is_wcag_aa(twin: Twin) -> None:
 
 def test_how_to_play_panel(twin: Twin) -> None:
     """The panel tells R1–R13 in plain words with the guide's own pictures; it loads under CSP."""
-    page = twin.page(PHONE, csp=True, is_mobile=True, has_touch=True)
+    page = twin.page(PHONE, is_mobile=True, has_touch=True)
     page.click("#btn-howto")
     page.wait_for_selector("#howto[open] #howto-body img")
     text = page.inner_text("#howto-body")
     for words in ("The opening", "Relay", "Capture", "30–30 is a draw", "Undo"):
         assert words in text
-    page.wait_for_function(  # the pictures load after the text
-        "[...document.querySelectorAll('#howto-body img')].every(i => i.complete)"
+    wait_js(
+        page,  # the pictures load after the text
+        "[...document.querySelectorAll('#howto-body img')].every(i => i.complete)",
     )
     loaded = page.evaluate(
         "[...document.querySelectorAll('#howto-body img')].map(i => i.naturalWidth)"
@@ -405,8 +404,9 @@ def test_leds_shown_exactly_as_lit(twin: Twin) -> None:
     twin.ctl.press("S6")
     page = twin.desk
     twin.synced(page)
-    page.wait_for_function(
-        "JSON.stringify(window.kiothiTwin.shown()) === JSON.stringify(window.kiothiTwin.lastFrame)"
+    wait_js(
+        page,
+        "JSON.stringify(window.kiothiTwin.shown()) === JSON.stringify(window.kiothiTwin.lastFrame)",
     )
     shown, css = page.evaluate(
         "[window.kiothiTwin.shown(),"
@@ -425,7 +425,7 @@ def test_operator_page_in_plain_words_with_the_configured_level(twin: Twin) -> N
     page.goto(twin.url + "operator")
     page.wait_for_selector("#conn.up")
     page.wait_for_selector("#variants input")
-    page.wait_for_function("document.querySelector('#level').value === '2'")
+    wait_js(page, "document.querySelector('#level').value === '2'")
     text = page.inner_text("main")
     assert not re.search(r"\b(token|ply|V1–V8)\b", text, re.IGNORECASE)
     assert "Access code" in text and "Stop after … turns" in text
@@ -438,7 +438,7 @@ def test_the_operator_chooses_a_level_by_its_name_and_what_it_does(twin: Twin) -
     page = twin.page(PHONE)
     page.goto(twin.url + "operator")
     page.wait_for_selector("#conn.up")
-    page.wait_for_function("document.querySelectorAll('#level option').length === 10")
+    wait_js(page, "document.querySelectorAll('#level option').length === 10")
     labels = page.eval_on_selector_all("#level option", "os => os.map(o => o.textContent)")
     assert labels[0] == "1 · Beginner" and labels[3] == "4 · Skilled"
     assert labels[8] == "9 · Master" and labels[9] == "Visitor (keeps it close)"
@@ -447,8 +447,8 @@ def test_the_operator_chooses_a_level_by_its_name_and_what_it_does(twin: Twin) -
     assert "Keeps the game close" in page.inner_text("#level-about")
     page.select_option("#mode", "ai")
     page.click("#start")
-    page.wait_for_function(
-        "document.querySelector('#game-line').textContent.includes('AI strength Visitor')"
+    wait_js(
+        page, "document.querySelector('#game-line').textContent.includes('AI strength Visitor')"
     )
     assert twin.ctl.state()["settings"]["level"] == "adaptive"
     page.close()
@@ -460,14 +460,14 @@ def test_hint_ring_is_gone_after_the_next_press(twin: Twin) -> None:
     ctl.new_game("two", "SN", 3, "step", {})  # the hint: the harness's AI lifts a pit
     twin.synced(page)
     ctl.hint()
-    page.wait_for_function("document.querySelector('#cue').textContent.includes('Hint:')")
+    wait_js(page, "document.querySelector('#cue').textContent.includes('Hint:')")
     hinted = page.evaluate("window.kiothiTwin.state.instruction.match(/Hint: (\\w+)/)[1]")
     yellow = "ffff78" * 16  # the hint cue: the whole ring pale yellow
     lit = f"document.querySelector('[data-pit=\"{hinted}\"]').dataset.leds"
-    page.wait_for_function(f"{lit} === '{yellow}'")
+    wait_js(page, f"{lit} === '{yellow}'")
     page.click('[data-pit="S10"]')  # the next press: lift S10 for the opening
-    page.wait_for_function("document.querySelector('#cue').textContent.includes('6 left')")
-    page.wait_for_function(f"{lit} !== '{yellow}'")
+    wait_js(page, "document.querySelector('#cue').textContent.includes('6 left')")
+    wait_js(page, f"{lit} !== '{yellow}'")
     for pit in ("S1", "S2", "S3"):
         page.click(f'[data-pit="{pit}"]')
         assert page.evaluate(lit) != yellow
@@ -483,7 +483,7 @@ def test_undo_on_the_page_shows_targets_and_one_hold_confirms(twin: Twin) -> Non
     ctl.undo()
     twin.synced(page)
     assert page.inner_text("#cue").startswith("Undo: set the 7 blinking pits")
-    page.wait_for_function("document.querySelectorAll('.pit.differs').length === 7")
+    wait_js(page, "document.querySelectorAll('.pit.differs').length === 7")
     shown = page.evaluate(
         "[...Array(20).keys()].map(i => Number(document.querySelector("
         "`[data-pit=\"${i < 10 ? 'S' + (i + 1) : 'N' + (i - 9)}\"] .count`).textContent))"
@@ -491,7 +491,7 @@ def test_undo_on_the_page_shows_targets_and_one_hold_confirms(twin: Twin) -> Non
     assert shown == start  # every label is the count its ring shows: the target
     page.evaluate("document.activeElement && document.activeElement.blur()")
     page.keyboard.press("Shift+Digit1")  # `!`: hold S1 — one gesture for the whole board
-    page.wait_for_function("window.kiothiTwin.state.stage === 'turn'")
+    wait_js(page, "window.kiothiTwin.state.stage === 'turn'")
     assert ctl.state()["position"]["board"] == start and ctl.state()["actions"] == []
 
 
@@ -509,5 +509,5 @@ def test_new_game_asks_first_and_keeps_the_old_one_as_abandoned(twin: Twin) -> N
     assert ctl.state()["game_id"] == first
     page.click("#btn-new")
     page.click("#confirm-yes")
-    page.wait_for_function(f"window.kiothiTwin.state.game_id !== {first}")
+    wait_js(page, f"window.kiothiTwin.state.game_id !== {first}")
     assert ctl.get_game(first)["result"]["end"] == "abandoned"  # type: ignore[index]

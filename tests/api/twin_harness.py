@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -19,18 +18,8 @@ from kiothi_board.hardware.fakes import FakePixelSink
 from kiothi_board.rules import Lift, OpeningAction, Position
 from kiothi_board.store.memory import MemoryStore
 from tests.api.helpers import ARTIFACTS, Ticker
+from tests.browser import WAIT_MS, PageWaitTimeout, wait_js
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
 SHOTS = ARTIFACTS / "guide-states"
@@ -54,10 +43,11 @@ class Twin:
     desk: Any = None
     phone: Any = None
 
-    def page(self, viewport: dict[str, int], *, csp: bool = False, **kw: Any) -> Any:
-        """A page on the twin, connected, with JS errors collected in `page.errors`."""
-        page = self.browser.new_page(viewport=viewport, bypass_csp=not csp, **kw)
-        page.set_default_timeout(8_000)
+    def page(self, viewport: dict[str, int], **kw: Any) -> Any:
+        """A page on the twin (under its real CSP), connected, with JS errors collected in
+        `page.errors`."""
+        page = self.browser.new_page(viewport=viewport, **kw)
+        page.set_default_timeout(WAIT_MS)
         errors: list[str] = []
         page.on("pageerror", lambda e: errors.append(str(e)))
         page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
@@ -72,17 +62,16 @@ class Twin:
 
     def synced(self, page: Any) -> None:
         """Wait until the page shows the controller's instruction for now."""
-        import playwright.sync_api as playwright
-
         for _ in range(8):  # the AI may move meanwhile: compare with the line of the moment
             want = self.ctl.instruction()
             try:
-                page.wait_for_function(
+                wait_js(
+                    page,
                     f"document.querySelector('#cue').textContent === {json.dumps(want)}",
                     timeout=1_000,
                 )
                 return
-            except playwright.TimeoutError:
+            except PageWaitTimeout:
                 continue
         raise AssertionError(f"the page never showed {self.ctl.instruction()!r}")
 
@@ -99,20 +88,6 @@ class Twin:
                 return
             self.ctl.press(pit)
         raise AssertionError("the guide never settled")
-
-
-@contextmanager
-def chromium() -> Iterator[Any]:
-    """Debian's Chromium through Playwright."""
-    import playwright.sync_api as playwright
-
-    assert os.path.exists(CHROMIUM), "needs Debian's chromium (scripts/setup-system.sh)"
-    with playwright.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, timeout=15_000)
-        try:
-            yield browser
-        finally:
-            browser.close()
 
 
 class LiftingOpponent:

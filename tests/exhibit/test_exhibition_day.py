@@ -3,7 +3,8 @@
 12 hours of fake time from 07:00 to 19:00 local (the museum opens 09:00-18:00, quiet
 hours at lunch), a seeded crowd of visitors (full games, abandoned games, wrong presses,
 hints, two-player games), three power cuts (SIGKILL and restart) and a co-processor
-unplug and replug. The figures are printed; the invariants are asserted.
+unplug and replug. The figures are printed; the invariants are asserted; how fast and how
+lean the day runs is `kiothi-board bench exhibit`'s to say, not a test's.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ import pytest
 
 from kiothi_board.tools.exhibit_crowd import Crowd, Day
 from kiothi_board.tools.exhibit_day import PIN, PITS, TOKEN, ZONE, BoardProcess
+from tests.browser import WAIT_MS, chromium, wait_js
 
 SEED = 12
 START = dt.datetime(2026, 5, 29, 7, 0, tzinfo=ZoneInfo(ZONE)).timestamp()
@@ -117,11 +119,8 @@ def test_a_simulated_exhibition_day(day: tuple[Day, float]) -> None:
     assert {"closed", "attract", "playing", "countdown", "reset"} <= d.phases
     assert max(d.countdowns) <= 15 and min(d.countdowns) < 5
     assert len(d.killed_at) == 3
-    # Memory flat: under 5 MB of growth after the process's first hour (measured 2.8 MB
-    # here, idle or with three CPU hogs beside it: the warm-up of a process whose first
-    # game comes after its first hour; `kiothi-board bench exhibit` runs days for the slope).
-    assert rss_growth < 5 * 1024
-    assert wall < 90, f"the day took {wall:.1f} s"
+    # The day's wall time and memory are figures, printed above; their budgets are
+    # `kiothi-board bench exhibit`'s (days in one process, RSS and wall time per day).
 
 
 def _rss_growth(d: Day) -> int:
@@ -176,111 +175,93 @@ def test_csv_matches_the_api(day: tuple[Day, float]) -> None:
 
 
 def test_operator_page_charts_the_day(day: tuple[Day, float]) -> None:
-    import playwright.sync_api as playwright
 
     from tests.api.helpers import ARTIFACTS
-    from tests.api.test_web import ARGS, CHROMIUM
 
     d, _ = day
     stats = d.ask("stats", **{"from": DAY, "to": DAY})["total"]
-    with playwright.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, timeout=15_000)
-        try:
-            # wait_for_function evaluates strings, which the page's CSP forbids (as in test_web).
-            page = browser.new_page(viewport={"width": 800, "height": 1400}, bypass_csp=True)
-            page.set_default_timeout(10_000)
-            errors: list[str] = []
-            page.on("pageerror", lambda e: errors.append(str(e)))
-            page.goto(d.board.web_url + "operator")
-            page.wait_for_function(
-                "document.querySelector('#stats-summary').textContent.includes('for staff')"
-            )  # a visitor at this page sees no statistics
-            page.fill("#token", "000000")
-            page.click("#save-token")
-            page.wait_for_selector(".toast:has-text('PIN refused')")
-            page.fill("#token", PIN)  # the curator's PIN: a session for this browser
-            page.click("#save-token")
-            page.wait_for_selector("body[data-stats='drawn']")
-            page.fill("#stats-day", DAY)
-            page.click("#stats-refresh")
-            page.wait_for_function(
-                "document.querySelector('#stats-summary').textContent.startsWith('2026-05-29 to "
-                "2026-05-29')"
-            )
-            bars = page.locator("#chart-hours rect.bar")
-            assert bars.count() == 24
-            heights = [float(bars.nth(h).get_attribute("height") or 0) for h in range(24)]
-            assert [h > 0 for h in heights] == [n > 0 for n in stats["hours"]]
-            assert page.locator("#chart-durations rect.bar").count() == 7
-            assert page.locator("#chart-pits circle.pit-disc").count() == 20
-            radius = {
-                pit: float(page.locator(f'#chart-pits [data-pit="{pit}"]').get_attribute("r") or 0)
-                for pit in PITS
-            }
-            busiest = max(stats["presses"], key=stats["presses"].get)
-            assert radius[busiest] == max(radius.values()), "the most pressed pit is the biggest"
-            assert page.locator("#stats-results tr").count() == len(stats["results"])
-            ARTIFACTS.mkdir(exist_ok=True)
-            page.locator("#statistics").screenshot(path=str(ARTIFACTS / "exhibition-stats.png"))
-            with page.expect_download() as got:  # the PIN's session downloads the CSV too
-                page.click("#stats-csv")
-            text = Path(got.value.path()).read_text()
-            assert text.startswith("day,") and text.count("\n") >= 2, text[:200]
-            page.click("#exhibit-switch")  # staff switch the exhibition off, and on again
-            page.wait_for_selector("#exhibit-switch[data-on=no]")
-            assert d.ask("exhibit")["exhibit"]["phase"] == "off"
-            page.click("#exhibit-switch")
-            page.wait_for_selector("#exhibit-switch[data-on=yes]")
-            assert d.ask("exhibit")["exhibit"]["enabled"] is True
-            assert not errors, errors
-        finally:
-            browser.close()
+    with chromium() as browser:
+        page = browser.new_page(viewport={"width": 800, "height": 1400})
+        page.set_default_timeout(WAIT_MS)
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(d.board.web_url + "operator")
+        wait_js(
+            page, "document.querySelector('#stats-summary').textContent.includes('for staff')"
+        )  # a visitor at this page sees no statistics
+        page.fill("#token", "000000")
+        page.click("#save-token")
+        page.wait_for_selector(".toast:has-text('PIN refused')")
+        page.fill("#token", PIN)  # the curator's PIN: a session for this browser
+        page.click("#save-token")
+        page.wait_for_selector("body[data-stats='drawn']")
+        page.fill("#stats-day", DAY)
+        page.click("#stats-refresh")
+        wait_js(
+            page,
+            "document.querySelector('#stats-summary').textContent.startsWith('2026-05-29 to "
+            "2026-05-29')",
+        )
+        bars = page.locator("#chart-hours rect.bar")
+        assert bars.count() == 24
+        heights = [float(bars.nth(h).get_attribute("height") or 0) for h in range(24)]
+        assert [h > 0 for h in heights] == [n > 0 for n in stats["hours"]]
+        assert page.locator("#chart-durations rect.bar").count() == 7
+        assert page.locator("#chart-pits circle.pit-disc").count() == 20
+        radius = {
+            pit: float(page.locator(f'#chart-pits [data-pit="{pit}"]').get_attribute("r") or 0)
+            for pit in PITS
+        }
+        busiest = max(stats["presses"], key=stats["presses"].get)
+        assert radius[busiest] == max(radius.values()), "the most pressed pit is the biggest"
+        assert page.locator("#stats-results tr").count() == len(stats["results"])
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.locator("#statistics").screenshot(path=str(ARTIFACTS / "exhibition-stats.png"))
+        with page.expect_download() as got:  # the PIN's session downloads the CSV too
+            page.click("#stats-csv")
+        text = Path(got.value.path()).read_text()
+        assert text.startswith("day,") and text.count("\n") >= 2, text[:200]
+        page.click("#exhibit-switch")  # staff switch the exhibition off, and on again
+        page.wait_for_selector("#exhibit-switch[data-on=no]")
+        assert d.ask("exhibit")["exhibit"]["phase"] == "off"
+        page.click("#exhibit-switch")
+        page.wait_for_selector("#exhibit-switch[data-on=yes]")
+        assert d.ask("exhibit")["exhibit"]["enabled"] is True
+        assert not errors, errors
 
 
 def test_the_twin_page_shows_what_the_rings_show(day: tuple[Day, float]) -> None:
     """A visitor's page: the resting board, the attract loop, the countdown, in words and LEDs.
 
     Runs last: it moves the day's clock on to the next morning."""
-    import playwright.sync_api as playwright
 
     from tests.api.helpers import ARTIFACTS
-    from tests.api.test_web import ARGS, CHROMIUM
 
     d, _ = day
     leds = "[...document.querySelectorAll('#board [data-pit]')].map(p => p.dataset.leds).join()"
-    with playwright.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, timeout=15_000)
-        try:
-            page = browser.new_page(viewport={"width": 390, "height": 844}, bypass_csp=True)
-            page.set_default_timeout(10_000)
-            errors: list[str] = []
-            page.on("pageerror", lambda e: errors.append(str(e)))
-            page.goto(d.board.web_url)
-            assert d.phase() == "reset", "the day's last game still asks for the reset"
-            page.wait_for_function(
-                "document.querySelector('#cue').textContent.startsWith('Reset to the start')"
-            )
-            d.confirm_reset()  # the staff at closing time
-            assert d.phase() == "closed"
-            page.wait_for_function("document.querySelector('#cue').textContent.includes('resting')")
-            d.idle_until(d.t + 14.2 * 3600)  # 09:12 the next morning: open again
-            d.confirm_reset()
-            assert d.phase() == "attract"
-            page.wait_for_function(
-                "document.querySelector('#cue').textContent.startsWith('Press any pit')"
-            )
-            first = page.evaluate(leds)
-            d.advance(3.0, step=0.1)  # the attract loop moves on the rings, and on the page
-            page.wait_for_function(f"{leds} !== {first!r}")
-            d.advance(4.0, step=0.5, press="S3")  # a visitor: a game against the AI
-            assert d.phase() == "playing"
-            d.advance(62.0, step=1.0)  # and walks away: the countdown
-            assert d.phase() == "countdown"
-            page.wait_for_function(
-                "document.querySelector('#cue').textContent.startsWith('Still playing?')"
-            )
-            ARTIFACTS.mkdir(exist_ok=True)
-            page.screenshot(path=str(ARTIFACTS / "exhibition-twin-countdown.png"))
-            assert not errors, errors
-        finally:
-            browser.close()
+    with chromium() as browser:
+        page = browser.new_page(viewport={"width": 390, "height": 844})
+        page.set_default_timeout(WAIT_MS)
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(d.board.web_url)
+        assert d.phase() == "reset", "the day's last game still asks for the reset"
+        wait_js(page, "document.querySelector('#cue').textContent.startsWith('Reset to the start')")
+        d.confirm_reset()  # the staff at closing time
+        assert d.phase() == "closed"
+        wait_js(page, "document.querySelector('#cue').textContent.includes('resting')")
+        d.idle_until(d.t + 14.2 * 3600)  # 09:12 the next morning: open again
+        d.confirm_reset()
+        assert d.phase() == "attract"
+        wait_js(page, "document.querySelector('#cue').textContent.startsWith('Press any pit')")
+        first = page.evaluate(leds)
+        d.advance(3.0, step=0.1)  # the attract loop moves on the rings, and on the page
+        wait_js(page, f"{leds} !== {first!r}")
+        d.advance(4.0, step=0.5, press="S3")  # a visitor: a game against the AI
+        assert d.phase() == "playing"
+        d.advance(62.0, step=1.0)  # and walks away: the countdown
+        assert d.phase() == "countdown"
+        wait_js(page, "document.querySelector('#cue').textContent.startsWith('Still playing?')")
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "exhibition-twin-countdown.png"))
+        assert not errors, errors

@@ -164,11 +164,11 @@ def test_the_loop_and_an_api_thread_drawing_do_not_deadlock() -> None:
     def api_thread() -> None:
         with control.lock:
             t1_in.set()
-            t2_in.wait(5)  # the loop is now asking the controller for its state
+            t2_in.wait(30)  # the loop is now asking the controller for its state
             director.sink.show(BRIGHT)  # a frame drawn under the controller's lock
 
     def loop_thread() -> None:
-        t1_in.wait(5)
+        t1_in.wait(30)
         clock.t += 0.5
         director.tick()
 

@@ -26,7 +26,7 @@ from kiothi_board.hardware.protocols import InputEvent
 ROOT = Path(__file__).resolve().parents[2]
 WASM = ROOT / "firmware" / "wasm"
 PACKAGE = WASM / "node_modules/@micropython/micropython-webassembly-pyscript/micropython.mjs"
-WAIT = 10.0
+WAIT = 30.0
 
 
 def node() -> str:

@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import getpass
-import os
 import signal
-import socket
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
@@ -13,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import Mosquitto
 from tests.conftest import wait_until as poll_until
 
 USERS = {
@@ -34,68 +32,17 @@ pattern readwrite kiothi/v1/%u/#
 """
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 def wait_until(pred: Callable[[], object], timeout: float, what: str) -> None:
     """The shared poll (tests/conftest.py), failing with what was awaited."""
     if not poll_until(pred, timeout):
         raise AssertionError(f"timed out after {timeout} s waiting for {what}")
 
 
-class Broker:
-    """A mosquitto on a free loopback port, with a password file and an ACL."""
+class Broker(Mosquitto):
+    """A mosquitto on a free loopback port, with the fleet's users and ACL."""
 
     def __init__(self, root: Path) -> None:
-        self.root = root
-        self.port = free_port()
-        self.proc: subprocess.Popen[bytes] | None = None
-        passwords = root / "passwd"
-        passwords.touch()
-        for user, password in USERS.items():
-            subprocess.run(
-                ["mosquitto_passwd", "-b", str(passwords), user, password],
-                check=True,
-                capture_output=True,
-            )
-        (root / "acl").write_text(ACL)
-        (root / "mosquitto.conf").write_text(
-            f"listener {self.port} 127.0.0.1\n"
-            "allow_anonymous false\n"
-            f"password_file {passwords}\n"
-            f"acl_file {root / 'acl'}\n"
-            "persistence false\n"
-            # Run as whoever runs the tests: as root, mosquitto would drop to its own user,
-            # which cannot read the test's private temporary directory.
-            f"user {getpass.getuser()}\n"
-            f"log_dest file {root / 'mosquitto.log'}\n"
-        )
-        os.chmod(passwords, 0o600)
-
-    @property
-    def url(self) -> str:
-        return f"mqtt://127.0.0.1:{self.port}"
-
-    def start(self) -> None:
-        self.proc = subprocess.Popen(
-            ["mosquitto", "-c", str(self.root / "mosquitto.conf")],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        wait_until(self._listening, 10, "mosquitto to listen")
-
-    def _listening(self) -> bool:
-        with socket.socket() as s:
-            return s.connect_ex(("127.0.0.1", self.port)) == 0
-
-    def kill(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGKILL)
-            self.proc.wait(10)
-        self.proc = None
+        super().__init__(root, USERS, ACL)
 
 
 @pytest.fixture

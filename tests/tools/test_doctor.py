@@ -26,7 +26,7 @@ from kiothi_board.tools.doctor_io import RawInputs
 
 PINS: list[int] = list(SCHEMA["board"]["pins"].default)
 STUCK, DEAD, CROSSED, ANSWERS = "S3", "N1", "S5", "N6"  # pressing S5 makes N6's input answer
-WAIT = 5.0
+WAIT = 30.0
 
 
 class RecordingPixels:

@@ -12,7 +12,7 @@ import pytest
 from kiothi_board.cli import main as cli_main
 from kiothi_board.hardware.link_sim import FdPort, SimulatedCoprocessor
 
-WAIT = 5.0
+WAIT = 30.0
 
 
 @pytest.fixture
