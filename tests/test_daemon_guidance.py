@@ -23,7 +23,7 @@ def test_autoplay_starts_a_demo_but_resumes_its_own(tmp_path: Path) -> None:
     saved = visitor.controller.state()["game_id"]
     visitor.close()
     demo = Daemon(
-        _config(), sim=True, state_dir=str(tmp_path), api=False, clock=clock, autoplay=0.01
+        _config(), sim=True, state_dir=str(tmp_path), api=False, clock=clock, autoplay=0.01, seed=4
     )
     own = demo.controller.state()["game_id"]
     assert own != saved  # a demo, not the visitor's game…
@@ -34,7 +34,7 @@ def test_autoplay_starts_a_demo_but_resumes_its_own(tmp_path: Path) -> None:
     before = demo.trace_line()
     demo.close()
     again = Daemon(
-        _config(), sim=True, state_dir=str(tmp_path), api=False, clock=clock, autoplay=0.01
+        _config(), sim=True, state_dir=str(tmp_path), api=False, clock=clock, autoplay=0.01, seed=4
     )
     assert again.trace_line() == before  # a crash of the demo resumes the demo
     again.close()

@@ -1,8 +1,34 @@
-"""The `GameStore` protocol shared by the SQLite and Redis stores."""
+"""The `GameStore` protocol shared by the SQLite and Redis stores, and `Writes`: what one
+step of the board writes, committed as one transaction."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
+
+__all__ = ["CountStore", "GameStore", "Writes"]
+
+
+@dataclass
+class Writes:
+    """The durable writes one step of the board decided, in the order they happened:
+    events appended and games finished (`(game id, data)`), settings saved, and counters
+    added per day. A store commits them all in one transaction, or none."""
+
+    events: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
+    finished: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
+    settings: dict[str, Any] | None = None
+    counts: dict[str, dict[str, int]] = field(default_factory=dict)
+
+    def add_counts(self, day: str, counts: dict[str, int]) -> None:
+        """Add `counts` (key -> increment) to the day's counters."""
+        mine = self.counts.setdefault(day, {})
+        for key, n in counts.items():
+            if n:
+                mine[key] = mine.get(key, 0) + n
+
+    def __bool__(self) -> bool:
+        return bool(self.events or self.finished or self.settings is not None or self.counts)
 
 
 @runtime_checkable
@@ -44,6 +70,11 @@ class GameStore(Protocol):
 
     def get_game(self, game_id: int) -> dict[str, Any] | None:
         """One game's record (finished) or its meta and events (current); None if unknown."""
+        ...
+
+    def commit(self, writes: Writes) -> None:
+        """Commit every write of one step in one transaction: all of them, or none (then a
+        StoreError, and the store is as it was)."""
         ...
 
     def close(self) -> None:

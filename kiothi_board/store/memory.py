@@ -13,6 +13,7 @@ from typing import Any
 
 from kiothi_board.clock import Clock, SystemClock
 from kiothi_board.errors import StoreError, StoreUsageError, UnknownGameError
+from kiothi_board.store.base import Writes
 from kiothi_board.store.common import check_counts, dump, load, result_of
 
 __all__ = ["MemoryStore"]
@@ -165,6 +166,29 @@ class MemoryStore:
         with self._lock:
             self._open()
             return {d: dict(c) for d, c in sorted(self._counts.items()) if first <= d <= last}
+
+    def commit(self, writes: Writes) -> None:
+        """One step's writes, all or none (checked before any is made)."""
+        for day, counts in writes.counts.items():
+            check_counts(day, counts)
+        texts = [dump(e, "event") for _, e in writes.events]
+        texts += [dump(r, "game record") for _, r in writes.finished]
+        if writes.settings is not None:
+            dump(writes.settings, "settings")
+        with self._lock:
+            self._open()
+            for gid in {gid for gid, _ in (*writes.events, *writes.finished)}:
+                status = self._game(gid)["status"]
+                if status != "current":
+                    raise StoreUsageError(f"game {gid!r} is {status}: cannot write to it")
+        for gid, event in writes.events:
+            self.append_event(gid, event)
+        for gid, record in writes.finished:
+            self.finish_game(gid, record)
+        if writes.settings is not None:
+            self.save_settings(writes.settings)
+        for day, counts in writes.counts.items():
+            self.add_counts(day, counts)
 
     def close(self) -> None:
         """Nothing to flush; later calls raise `StoreError`; idempotent."""

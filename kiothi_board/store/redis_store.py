@@ -30,6 +30,7 @@ from typing import Any
 
 from kiothi_board.clock import Clock, SystemClock
 from kiothi_board.errors import StoreError, StoreUsageError, UnknownGameError
+from kiothi_board.store.base import Writes
 from kiothi_board.store.common import check_counts, dump, load, result_of
 
 __all__ = ["SCHEMA_VERSION", "RedisStore"]
@@ -269,6 +270,39 @@ class RedisStore:
                 if n:
                     pipe.hincrby(self._k("counts", day), key, n)
             pipe.sadd(self._k("count_days"), day)
+            pipe.execute()
+
+    def commit(self, writes: Writes) -> None:
+        """One step's writes in one MULTI/EXEC, or none of them."""
+        if not writes:
+            return
+        events = [(gid, dump(e, "event")) for gid, e in writes.events]
+        finished = [(gid, dump(r, "game record")) for gid, r in writes.finished]
+        settings = None if writes.settings is None else dump(writes.settings, "settings")
+        for day, counts in writes.counts.items():
+            check_counts(day, counts)
+        now = self._wall_clock()
+        with self._op("committing a step") as r:
+            for gid in {gid for gid, _ in (*events, *finished)}:
+                status = self._status(r, gid)
+                if status != "current":
+                    raise StoreUsageError(f"game {gid!r} is {status}: cannot write to it")
+            pipe = r.pipeline(transaction=True)
+            for gid, text in events:
+                pipe.rpush(self._k("game", gid, "events"), text)
+            for gid, text in finished:
+                pipe.hset(
+                    self._k("game", gid),
+                    mapping={"status": "finished", "finished": repr(now), "record": text},
+                )
+                pipe.delete(self._k("current"))
+            if settings is not None:
+                pipe.set(self._k("settings"), settings)
+            for day, counts in writes.counts.items():
+                for key, n in counts.items():
+                    if n:
+                        pipe.hincrby(self._k("counts", day), key, n)
+                pipe.sadd(self._k("count_days"), day)
             pipe.execute()
 
     def get_counts(self, first: str, last: str) -> dict[str, dict[str, int]]:

@@ -184,3 +184,27 @@ def test_a_directory_is_not_moved_aside(tmp_path: Path) -> None:
     with pytest.raises(StoreError, match="is a directory"):
         SqliteStore(tmp_path / "games.db")
     assert (tmp_path / "games.db").is_dir()
+
+
+def test_a_store_with_4k_pages_is_rewritten_in_small_pages_and_keeps_its_games(
+    tmp_path: Path,
+) -> None:
+    import sqlite3
+
+    from kiothi_board.store.sqlite import PAGE_SIZE
+
+    path = tmp_path / "games.sqlite3"
+    with SqliteStore(path) as store:
+        gid = store.begin_game({"mode": "two"})
+        store.append_event(gid, {"e": 1})
+    with sqlite3.connect(path) as raw:  # as a build before small pages left it
+        raw.execute("PRAGMA journal_mode = DELETE")
+        raw.execute("PRAGMA page_size = 4096")
+        raw.execute("VACUUM")
+        assert raw.execute("PRAGMA page_size").fetchone()[0] == 4096
+    with SqliteStore(path) as store:
+        assert store.report is None
+        assert store.current_game() == (gid, {"mode": "two"}, [{"e": 1}])
+    with sqlite3.connect(path) as raw:
+        assert raw.execute("PRAGMA page_size").fetchone()[0] == PAGE_SIZE
+        assert raw.execute("PRAGMA journal_mode").fetchone()[0] == "wal"

@@ -200,3 +200,28 @@ def test_close_is_idempotent_and_final(store: GameStore) -> None:
     for call in (store.load_settings, store.current_game, lambda: store.begin_game({})):
         with pytest.raises(StoreError, match="closed"):
             call()
+
+
+def test_a_steps_writes_commit_together(store: GameStore) -> None:
+    """`commit`: the events, the finish, the settings and the counters of one step land as one
+    transaction; a step that cannot land (a write to a finished game) changes nothing."""
+    from kiothi_board.store.base import Writes
+
+    gid = store.begin_game({"mode": "two"})
+    step = Writes(events=[(gid, {"e": 1}), (gid, {"e": 2})], settings={"palette": "night"})
+    step.add_counts("2026-05-01", {"press.S1": 1, "wrong": 0})
+    step.add_counts("2026-05-01", {"press.S1": 2})
+    assert step and not Writes()
+    store.commit(step)
+    assert store.current_game() == (gid, {"mode": "two"}, [{"e": 1}, {"e": 2}])
+    assert store.load_settings() == {"palette": "night"}
+    assert store.get_counts("2026-05-01", "2026-05-01") == {"2026-05-01": {"press.S1": 3}}  # type: ignore[attr-defined]
+    store.commit(Writes(events=[(gid, {"e": 3})], finished=[(gid, RECORD)]))
+    assert store.current_game() is None and store.get_game(gid) == RECORD
+    late = Writes(events=[(gid, {"e": 4})], settings={"palette": "default"})
+    late.add_counts("2026-05-01", {"press.S1": 1})
+    with pytest.raises(StoreUsageError, match="finished"):
+        store.commit(late)
+    assert store.load_settings() == {"palette": "night"}
+    assert store.get_counts("2026-05-01", "2026-05-01") == {"2026-05-01": {"press.S1": 3}}  # type: ignore[attr-defined]
+    store.commit(Writes())  # nothing to write: nothing happens
