@@ -29,7 +29,7 @@ from kiothi_board.controller.events import (
 )
 from kiothi_board.controller.settings import DEFAULT_LONG_MOVE_LAPS, Mode, Pace, Settings
 from kiothi_board.errors import IllegalMoveError
-from kiothi_board.guide.steps import Step, opening_steps, set_steps, sow_steps
+from kiothi_board.guide.steps import GuideStep, opening_steps, set_steps, sow_steps
 from kiothi_board.rules import (
     END_BY_PLAYERS,
     GameRecord,
@@ -71,7 +71,7 @@ class Game:
     movers: tuple[Side, ...] = ()
     actions: tuple[str, ...] = ()  # the actions played, in text notation
     stage: Stage = "open"
-    steps: tuple[Step, ...] = ()
+    steps: tuple[GuideStep, ...] = ()
     index: int = 0
     trace: SowTrace | None = None
     after: Position | None = None  # the position the move in progress leads to
@@ -117,7 +117,7 @@ class Game:
         return 0 if self.lifted is None else self.lifted_seeds - len(self.placing)
 
     @property
-    def step(self) -> Step | None:
+    def step(self) -> GuideStep | None:
         """The guided step in progress, if any."""
         if self.stage in ("sow", "guided_open", "set") and self.steps:
             return self.steps[min(self.index, len(self.steps) - 1)]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from kiothi_board.guide.palette import COLOUR_BLIND, DEFAULT, NIGHT, PALETTES, Cue, Palette, Style
 from kiothi_board.guide.raster import LEVELS, Cell, Renderer, Ring
-from kiothi_board.guide.steps import Step, opening_steps, set_steps, sow_steps
+from kiothi_board.guide.steps import GuideStep, opening_steps, set_steps, sow_steps
 from kiothi_board.guide.views import (
     ERROR_SECONDS,
     HINT_SECONDS,
@@ -41,6 +41,7 @@ __all__ = [
     "Cell",
     "CheckView",
     "Cue",
+    "GuideStep",
     "IdleView",
     "OpeningView",
     "OverView",
@@ -48,7 +49,6 @@ __all__ = [
     "Palette",
     "Renderer",
     "Ring",
-    "Step",
     "StepsView",
     "Style",
     "View",

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from kiothi_board.guide.palette import Cue, Style
 from kiothi_board.guide.raster import LEVELS, Cell, Renderer, Ring
 from kiothi_board.guide.restore import RestoreView, restore_cells
-from kiothi_board.guide.steps import Step, sow_steps
+from kiothi_board.guide.steps import GuideStep, sow_steps
 from kiothi_board.rules import Position, Result, Side, SowTrace
 
 __all__ = [
@@ -82,14 +82,14 @@ class IdleView:
 class StepsView:
     """A step of a guided sequence: a sowing move, a guided opening action or a correction."""
 
-    steps: tuple[Step, ...]
+    steps: tuple[GuideStep, ...]
     index: int
     mover: Side
     trace: SowTrace | None = None
     paused: bool = False
 
     @property
-    def step(self) -> Step:
+    def step(self) -> GuideStep:
         """The step the hand is on."""
         return self.steps[min(self.index, len(self.steps) - 1)]
 
@@ -162,7 +162,7 @@ def _idle(view: IdleView, t: float) -> list[Cell]:
     return out
 
 
-def _upcoming(steps: Sequence[Step], index: int, limit: int = 2) -> list[int]:
+def _upcoming(steps: Sequence[GuideStep], index: int, limit: int = 2) -> list[int]:
     found: list[int] = []
     for s in steps[index + 1 :]:
         if s.kind == "drop":
