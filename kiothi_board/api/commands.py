@@ -27,8 +27,9 @@ from kiothi_board.errors import (
     StoreUsageError,
     UnknownGameError,
 )
+from kiothi_board.frame import Frame
 from kiothi_board.guide import PALETTES
-from kiothi_board.hardware.protocols import Frame
+from kiothi_board.hardware.protocols import Frame as FrameLike
 from kiothi_board.rules import pit_name
 
 __all__ = [
@@ -95,9 +96,9 @@ COMMANDS: tuple[str, ...] = (
 _ID_MAX = 2**53
 
 
-def frame_to_hex(frame: Frame) -> list[str]:
+def frame_to_hex(frame: FrameLike) -> list[str]:
     """A frame as 20 strings of `rrggbb` per LED: compact and trivial to draw in JS."""
-    return ["".join(f"{r:02x}{g:02x}{b:02x}" for r, g, b in ring) for ring in frame]
+    return Frame(frame).hex()
 
 
 class CommandHandlers:

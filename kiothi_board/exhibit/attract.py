@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from kiothi_board.errors import KiothiError
+from kiothi_board.frame import RGB, Frame
 from kiothi_board.guide import (
     LEVELS,
     BlankView,
@@ -28,7 +29,6 @@ from kiothi_board.guide import (
     sow_steps,
     sow_view,
 )
-from kiothi_board.hardware.protocols import RGB, Frame
 from kiothi_board.rules import GameRecord, Position, SowTrace, parse_record
 
 __all__ = [
@@ -54,41 +54,15 @@ class Show(Protocol):
         """Seconds it lasts."""
         ...
 
-    def frame(self, t: float) -> list[Ring]:
+    def frame(self, t: float) -> Frame:
         """The frame `t` seconds after it began."""
         ...
 
 
-def dim(frame: Sequence[Ring], k: float) -> list[Ring]:
-    """Every LED scaled by `k` (0…1): the calm brightness of the attract loop."""
-    if k >= 1.0:
-        return list(frame)
-    k = max(0.0, k)
-    cache: dict[RGB, RGB] = {}
-    out: list[Ring] = []
-    for ring in frame:
-        leds: list[RGB] = []
-        for c in ring:
-            d = cache.get(c)
-            if d is None:
-                d = cache[c] = (int(c[0] * k), int(c[1] * k), int(c[2] * k))
-            leds.append(d)
-        out.append(tuple(leds))
-    return out
-
-
-def dim_cached(cache: dict[tuple[Ring, float], Ring], frame: Frame, k: float) -> list[Ring]:
-    """`dim` by ring, remembering rings already dimmed in `cache` (the renderer's repeat)."""
-    if len(cache) > 512:  # each entry is a ring of 16-24 colours: keep it small
-        cache.clear()
-    out: list[Ring] = []
-    for ring in frame:
-        key = (tuple(ring), k)
-        found = cache.get(key)
-        if found is None:
-            found = cache[key] = dim([key[0]], k)[0]
-        out.append(found)
-    return out
+def dim(rings: Sequence[Ring], k: float) -> list[Ring]:
+    """Every LED of any rings scaled by `k` (0…1), rounded down, as `Frame.dim` does."""
+    k = min(max(0.0, k), 1.0)
+    return [tuple((int(r * k), int(g * k), int(b * k)) for r, g, b in ring) for ring in rings]
 
 
 class _Games(Protocol):
@@ -142,7 +116,7 @@ class SowingShow:
         """All steps, then the result held for a moment."""
         return len(sow_steps(self.trace)) * self.step_seconds + self.hold_seconds
 
-    def frame(self, t: float) -> list[Ring]:
+    def frame(self, t: float) -> Frame:
         """The step the animation has reached at `t`."""
         steps = len(sow_steps(self.trace))
         index = min(int(t / self.step_seconds), steps - 1)
@@ -170,7 +144,7 @@ class ReplayShow:
         """One interval per position."""
         return len(self.positions) * self.move_seconds
 
-    def frame(self, t: float) -> list[Ring]:
+    def frame(self, t: float) -> Frame:
         """The position reached at `t`."""
         i = min(int(t / self.move_seconds), len(self.positions) - 1)
         return render(IdleView(self.positions[i]), t, self.renderer)
@@ -189,7 +163,7 @@ class Invitation:
         """As configured."""
         return self.seconds
 
-    def frame(self, t: float) -> list[Ring]:
+    def frame(self, t: float) -> Frame:
         """Each pit breathes a little after its neighbour, counter-clockwise as seeds go."""
         cells = []
         for p in range(PITS):
@@ -212,12 +186,12 @@ class ClosedGlow:
         """Endless: one period, repeated."""
         return self.period
 
-    def frame(self, t: float) -> list[Ring]:
+    def frame(self, t: float) -> Frame:
         """A dim neutral arc that swells and fades once a period."""
         if self.dark:
-            return [tuple((0, 0, 0) for _ in range(self.renderer.leds))] * PITS
+            return Frame.black(self.renderer.leds)
         level = max(1, breathe(t, self.period) // 3)
-        return dim(render(BlankView(), 0.0, self.renderer), level / LEVELS)
+        return render(BlankView(), 0.0, self.renderer).dim(level / LEVELS)
 
 
 @dataclass(frozen=True)
@@ -228,13 +202,15 @@ class Countdown:
     leds: int
     colour: RGB = (255, 120, 0)
 
-    def over(self, frame: Sequence[Ring], remaining: float, total: float) -> list[Ring]:
+    def over(self, frame: Frame, remaining: float, total: float) -> Frame:
         """`frame` with the countdown `remaining` of `total` seconds drawn on it."""
         lit = max(0, min(self.leds, math.ceil(self.leds * remaining / total))) if total else 0
-        base = dim(frame, 0.3)
+        base = frame.dim(0.3)
         pulse = 0.55 + 0.45 * (remaining % 1.0)  # a beat each second
         amber = (int(self.colour[0] * pulse), int(self.colour[1] * pulse), 0)
-        return [tuple(amber if i < lit else ring[i] for i in range(self.leds)) for ring in base]
+        return Frame(
+            tuple(amber if i < lit else ring[i] for i in range(self.leds)) for ring in base
+        )
 
 
 @dataclass
@@ -272,7 +248,7 @@ class AttractLoop:
         pos, trace = relay_move(self.rng)
         return SowingShow(pos, trace, self.renderer)
 
-    def frame(self, t: float) -> list[Ring]:
+    def frame(self, t: float) -> Frame:
         """The loop's frame at `t` (shows advance as their durations pass)."""
         if self._show is None:
             self._show = self._next()

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from kiothi_board.guide import LEVELS, Cell, Cue, Renderer, Ring, Style
+from kiothi_board.frame import Frame
+from kiothi_board.guide import LEVELS, Cell, Cue, Renderer, Style
 from kiothi_board.guide.restore import RestoreView, restore_cells, restore_instruction
 from kiothi_board.rules import INITIAL_BOARD
 
@@ -91,7 +92,7 @@ class ResetPicture:
             )
         return restore_instruction(self._view)
 
-    def frame(self, t: float) -> list[Ring]:
+    def frame(self, t: float) -> Frame:
         """Target arcs; the pits to set blink, the others hold steady."""
         if self._view is not None:
             return self._renderer.frame(restore_cells(self._view, t))

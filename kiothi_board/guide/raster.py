@@ -1,23 +1,21 @@
 """Turn per-pit cells (style, count, cue, level) into ring colours, memoised.
 
-A frame is 20 dictionary look-ups once the rings it needs have been drawn once: the
-per-LED work happens only the first time a (style, count, cue, level) combination appears,
-which keeps a frame well under a millisecond on a Raspberry Pi.
+A frame is 20 dictionary look-ups and one `bytes.join` once the rings it needs have been
+drawn once: the per-LED work happens only the first time a (style, count, cue, level)
+combination appears, which keeps a frame well under a millisecond on a Raspberry Pi.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from kiothi_board.frame import RGB, Frame, Ring
 from kiothi_board.guide.palette import DEFAULT, Cue, Palette, Style
-from kiothi_board.hardware.protocols import RGB
 
 __all__ = ["LEVELS", "Cell", "Renderer", "Ring"]
 
 LEVELS = 8
 """Animation brightness is quantised to 0…LEVELS so rings can be memoised."""
-
-Ring = tuple[RGB, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,18 +43,25 @@ class Renderer:
             raise ValueError(f"rings need at least 4 LEDs, got {leds!r}")
         self.palette = palette
         self.leds = leds
-        self._rings: dict[tuple[int, int, int, int], Ring] = {}
+        self._drawn: dict[tuple[int, int, int, int], tuple[Ring, bytes]] = {}
         self._off: RGB = (0, 0, 0)
 
     def ring(self, style: Style, count: int, cue: Cue = Cue.NONE, level: int = LEVELS) -> Ring:
         """One ring: the count arc, with the cue's mask drawn over it at `level`."""
+        return self._entry(style, count, cue, level)[0]
+
+    def _entry(self, style: Style, count: int, cue: Cue, level: int) -> tuple[Ring, bytes]:
+        key = (int(style), count, int(cue), level)
+        found = self._drawn.get(key)
+        if found is None:
+            ring = self._draw(style, count, cue, level)
+            found = self._drawn[key] = (ring, bytes(v for c in ring for v in c))
+        return found
+
+    def _draw(self, style: Style, count: int, cue: Cue, level: int) -> Ring:
         n = self.leds
         count = min(max(count, 0), 2 * n)
         level = min(max(level, 0), LEVELS)
-        key = (int(style), count, int(cue), level)
-        found = self._rings.get(key)
-        if found is not None:
-            return found
         pal = self.palette
         arc = pal.style_colour(style)
         if cue == Cue.LEGAL:
@@ -77,15 +82,17 @@ class Renderer:
             for i, lit in enumerate(pal.cue_mask(cue, n)):
                 if lit:
                     leds[i] = colour
-        ring = tuple(leds)
-        self._rings[key] = ring
-        return ring
+        return tuple(leds)
 
-    def frame(self, cells: list[Cell]) -> list[Ring]:
+    def frame(self, cells: list[Cell]) -> Frame:
         """A frame from 20 cells (one per pit, in index order)."""
-        get = self._rings.get
-        out: list[Ring] = []
+        get = self._drawn.get
+        rings: list[Ring] = []
+        parts: list[bytes] = []
         for c in cells:
-            r = get((int(c.style), c.count, int(c.cue), c.level))
-            out.append(r if r is not None else self.ring(c.style, c.count, c.cue, c.level))
-        return out
+            found = get((int(c.style), c.count, int(c.cue), c.level))
+            if found is None:
+                found = self._entry(c.style, c.count, c.cue, c.level)
+            rings.append(found[0])
+            parts.append(found[1])
+        return Frame.drawn(tuple(rings), b"".join(parts))

@@ -10,8 +10,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from kiothi_board.frame import Frame
 from kiothi_board.guide.palette import Cue, Style
-from kiothi_board.guide.raster import LEVELS, Cell, Renderer, Ring
+from kiothi_board.guide.raster import LEVELS, Cell, Renderer
 from kiothi_board.guide.restore import RestoreView, restore_cells
 from kiothi_board.guide.steps import GuideStep, sow_steps
 from kiothi_board.rules import Position, Result, Side, SowTrace
@@ -287,8 +288,6 @@ def cells(view: View, t: float, overlays: Sequence[Overlay] = ()) -> list[Cell]:
     return out
 
 
-def render(
-    view: View, t: float, renderer: Renderer, overlays: Sequence[Overlay] = ()
-) -> list[Ring]:
+def render(view: View, t: float, renderer: Renderer, overlays: Sequence[Overlay] = ()) -> Frame:
     """The LED frame of a view at time `t`: 20 rings in pit index order."""
     return renderer.frame(cells(view, t, overlays))

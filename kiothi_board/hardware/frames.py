@@ -5,7 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from kiothi_board.errors import FrameError
-from kiothi_board.hardware.protocols import RGB, Frame
+from kiothi_board.frame import Frame
+from kiothi_board.hardware.protocols import RGB
+from kiothi_board.hardware.protocols import Frame as FrameLike
 
 __all__ = ["PITS", "RING_SIZES", "black_frame", "normalize_frame"]
 
@@ -29,11 +31,14 @@ def _colour(value: object, pit: int, led: int) -> RGB:
     raise FrameError(f"frame pit {pit} LED {led}: expected an (r, g, b) of 0…255, got {value!r}")
 
 
-def normalize_frame(frame: Frame, leds_per_ring: int) -> NormalFrame:
+def normalize_frame(frame: FrameLike, leds_per_ring: int) -> NormalFrame:
     """Check a frame's shape and colours and return an immutable copy.
 
     Copying matters: callers may reuse and mutate their frame buffers between `show` calls.
+    A `kiothi_board.frame.Frame` was checked when it was made and cannot change: as is.
     """
+    if isinstance(frame, Frame) and frame.leds_per_ring == leds_per_ring:
+        return frame.rings()
     if isinstance(frame, str | bytes) or not isinstance(frame, Sequence):
         raise FrameError(f"frame must be a sequence of {PITS} rings, got {frame!r:.80}")
     if len(frame) != PITS:

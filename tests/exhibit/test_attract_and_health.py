@@ -66,7 +66,6 @@ def test_invitation_breathes_and_closed_glow_is_dim_or_dark() -> None:
 
 
 def test_countdown_arc_shrinks_and_dim_scales() -> None:
-    base = R.frame([])  # no cells -> empty
     from kiothi_board.guide import render
     from kiothi_board.guide.views import IdleView
 
