@@ -29,7 +29,7 @@ def _match(argv: list[str]) -> int | None:
 
 
 def _run(argv: list[str]) -> int | None:
-    from kiothi_board.daemon import main
+    from kiothi_board.daemon_cli import main
 
     return main(argv)
 

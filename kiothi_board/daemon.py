@@ -1,10 +1,12 @@
-"""`kiothi-board run`: the composition root — config → drivers → controller → adapters.
+"""`kiothi-board run`: the composition root — config → drivers → board → doors.
 
-Only this module reads the configuration. `kiothi_board.drivers` picks each driver on its
-own (a named driver is required; `auto` falls back to a fake with a `DriverFallback`
-warning, never silently), then the daemon resumes the stored game, runs
-the tick loop, pings systemd's watchdog, and on SIGTERM shuts down in order: LEDs dark,
-pins released, store closed.
+The daemon reads the configuration and hands every part its typed settings;
+`kiothi_board.drivers` picks each driver (a named driver is required; `auto` falls back to
+a fake with a `DriverFallback` warning, never silently). It builds the board (the
+controller, the exhibition's director and the one board loop that owns them), resumes the
+stored game, opens the doors (kiothi_board.api.doors), runs the loop on the main thread,
+pings systemd's watchdog, and on SIGTERM shuts down in order: LEDs dark, pins released,
+store closed. A signal only sets a flag and wakes the loop.
 """
 
 from __future__ import annotations
@@ -13,23 +15,20 @@ import json
 import logging
 import os
 import random
-import threading
-from collections.abc import Sequence
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from kiothi_board import __version__
+from kiothi_board.board import Board
 from kiothi_board.clock import Clock, FakeClock, SystemClock
 from kiothi_board.config import Config, api_settings, default_state_dir
-from kiothi_board.controller import Controller
 from kiothi_board.drivers import Drivers
 from kiothi_board.errors import ConfigError
 from kiothi_board.exhibition import Exhibition
 from kiothi_board.guide import PALETTES
 from kiothi_board.hardware.fakes import FakePitInput
-from kiothi_board.hardware.protocols import PixelSink
 from kiothi_board.players import AIFactory
-from kiothi_board.rules import parse_pit
 from kiothi_board.sdnotify import Notifier
 from kiothi_board.startup import open_game
 
@@ -37,6 +36,8 @@ if TYPE_CHECKING:
     from kiothi_board.api.server import ApiServer
 
 log = logging.getLogger("kiothi_board.daemon")
+
+Hook = Callable[[], None]
 
 
 def config_settings(config: Config) -> dict[str, Any]:
@@ -62,7 +63,7 @@ def config_settings(config: Config) -> dict[str, Any]:
 
 
 class Daemon:
-    """The running product: drivers, store, controller, API, and the loop that ticks them."""
+    """The running product: drivers, store, the board and its loop, the doors."""
 
     def __init__(
         self,
@@ -90,43 +91,30 @@ class Daemon:
         # A real device's link keeps real time (its heartbeat is real bytes on a wire).
         self.device_clock: Clock = SystemClock() if self.fake is not None else self.clock
         self.hands: FakePitInput | None = None
-        self.tick_lock = threading.RLock()
         self.notifier = notifier or Notifier()
-        self.stop_event = threading.Event()
         self.state_dir = Path(state_dir or default_state_dir())
         self.simulated = sim
         self._closed = False
         self._resources: list[Any] = []
         self.api: ApiServer | None = None
+        self.mqtt: Any = None
+        self._doors: Any = None
         self.link: Any = None  # the co-processor link, when the board uses one
         self.autoplay = autoplay
         self._next_auto = 0.0
         self._random = random.Random(seed)
+        self._next_ping = 0.0
         try:
             self._make_drivers()
             self.opponents = AIFactory(
                 seed=int.from_bytes(os.urandom(4), "little") if seed is None else seed
             )
-            game = config["game"]
-            draw_into: PixelSink = self.sink
-            # Always built, so staff can switch exhibition mode on at run time
-            # (`exhibit.set`); off, the director passes presses and frames straight through.
             self.exhibition = self._make_exhibition(seed or 0)
-            draw_into = self.exhibition.director.sink
-            self.controller = Controller(
-                sink=draw_into,
-                clock=self.clock,
-                store=self.store,
-                opponent_factory=self.opponents,
-                palette=PALETTES[game["palette"]],
-                hold_seconds=config["board"]["hold_s"],
-                over_seconds=game["over_seconds"],
-                on_settings=self.apply_settings,
-                defaults=config_settings(config),
-            )
+            self.board = self._make_board()
+            self.controller = self.board.controller
             self._start_inputs()
-            self.api = self._make_api() if api else None
-            self.mqtt = self._make_mqtt()
+            if api:
+                self._open_doors()
         except BaseException:
             self.close()
             raise
@@ -147,34 +135,6 @@ class Daemon:
         self.simulated = self.simulated or bool(drivers.fell_back)
         self.store = drivers.store(self.state_dir)
 
-    def _start_inputs(self) -> None:
-        """Give the inputs their handler: the exhibit's director (off, it forwards to the game)."""
-        director = self.exhibition.director
-        director.attach(self.controller)
-        if self.link is not None:
-            self.exhibition.watch_link(self.link)
-        handler = director.handle_event
-        if not director.enabled:
-            game = self.config["game"]
-            open_game(
-                self.controller,
-                self.store,
-                tutorial_fits=(game["mode"], game["pace"], str(game["variant"]))
-                == ("ai", "step", ""),
-                autoplay=self.autoplay is not None,
-                new_game=self.new_game_from_config,
-            )
-        self.inputs.start(handler)
-        self.controller.route_presses(handler)  # a press from the page is a press
-        director.publish = self.controller.publish_frame  # the page shows what the rings show
-        if self.fake is not None:
-            # The simulated visitors' hands, beside whatever real inputs there are.
-            self.hands = self.inputs if isinstance(self.inputs, FakePitInput) else None
-            if self.hands is None:
-                self.hands = FakePitInput(self.clock)
-                self._resources.append(self.hands)
-                self.hands.start(handler)
-
     def _make_exhibition(self, seed: int) -> Exhibition:
         from kiothi_board.guide import Renderer
         from kiothi_board.store.sqlite import SqliteStore
@@ -182,7 +142,6 @@ class Daemon:
         store_path = self.store.path if isinstance(self.store, SqliteStore) else None
         return Exhibition.from_config(
             self.config,
-            sink=self.sink,
             clock=self.clock,
             store=self.store,
             renderer=Renderer(PALETTES[self.config["game"]["palette"]], self.sink.leds_per_ring),
@@ -191,56 +150,86 @@ class Daemon:
             seed=seed,
         )
 
-    def _make_api(self) -> ApiServer:
-        from kiothi_board.api import exhibit_doors
-        from kiothi_board.api.server import start_api
+    def _make_board(self) -> Board:
+        """The controller, the exhibition's director (always built, so staff can switch
+        exhibition mode on at run time; off, it passes presses and frames straight
+        through) and the loop that owns them."""
+        game = self.config["game"]
+        board = Board(
+            sink=self.sink,
+            clock=self.clock,
+            store=self.store,
+            opponent_factory=self.opponents,
+            palette=PALETTES[game["palette"]],
+            hold_seconds=self.config["board"]["hold_s"],
+            over_seconds=game["over_seconds"],
+            defaults=config_settings(self.config),
+            director=self.exhibition.director,
+            tick_hz=self.config["daemon"]["tick_hz"],
+            ticking=self.fake is None,  # on fake time only sim.advance ticks
+        )
+        loop = board.loop
+        self.exhibition.measure(loop.ask, loop.ticks, loop.frames)
+        loop.on_tick += [self.inputs.poll, self.exhibition.tick, self._autoplay, self._ping]
+        return board
+
+    def _start_inputs(self) -> None:
+        """Every input enters the board loop's queue; open the first game."""
+        loop = self.board.loop
+        if self.link is not None:
+            self.exhibition.watch_link(self.link)
+            self.link.add_state_listener(loop.link_changed)
+        if not self.exhibition.director.enabled:
+            game = self.config["game"]
+            open_game(
+                self.board,
+                self.store,
+                tutorial_fits=(game["mode"], game["pace"], str(game["variant"]))
+                == ("ai", "step", ""),
+                autoplay=self.autoplay is not None,
+                new_game=self.new_game_from_config,
+            )
+        self.inputs.start(loop.feed)
+        if self.fake is not None:
+            # The simulated visitors' hands, beside whatever real inputs there are.
+            self.hands = self.inputs if isinstance(self.inputs, FakePitInput) else None
+            if self.hands is None:
+                self.hands = FakePitInput(self.clock)
+                self._resources.append(self.hands)
+                self.hands.start(loop.feed)
+
+    def _open_doors(self) -> None:
+        """Every door of the API, the fleet's MQTT included, built in one place."""
+        from kiothi_board.api.doors import open_doors
         from kiothi_board.fake_time import FakeTime
 
-        sim = FakeTime(self) if self.fake is not None else None
-
-        def setup(server: ApiServer) -> None:
-            exhibit_doors.install(server, self.exhibition, sim)
-
-        # The controller is the board service; it pushes its frames to the API.
-        server = start_api(
-            self.controller, api_settings(self.config, sim=self.simulated), setup=setup
-        )
-        self._resources.append(server)
-        return server
-
-    def _make_mqtt(self) -> Any:
-        """The MQTT fleet adapter, when `mqtt.url` is set (it needs the API's dispatcher)."""
-        cfg = self.config["mqtt"]
-        if not cfg["url"]:
-            return None
-        if self.api is None:
-            raise ConfigError("mqtt.url is set but the API is off: the adapter needs it")
-        from kiothi_board.api.mqtt import MqttAdapter, mqtt_settings
-
-        adapter = MqttAdapter(
-            self.api.dispatcher,
-            mqtt_settings(cfg, web_url=self.web_url),
+        sim = None
+        if self.fake is not None and self.hands is not None:
+            sim = FakeTime(
+                self.board,
+                self.fake,
+                self.hands,
+                real=self.device_clock,
+                exhibit=self.exhibition.director.status,
+            )
+        doors = open_doors(
+            self.board,
+            api_settings(self.config, sim=self.simulated),
+            self.config["mqtt"],
+            exhibition=self.exhibition,
+            sim=sim,
             clock=self.clock,
-            state=self.controller.state,
             stats=self._today_stats,
+            web_url=lambda: self.web_url,
         )
-        self._resources.append(adapter)
-        return adapter.start()
+        self._doors = doors
+        self.api = doors.server
+        self.mqtt = doors.mqtt
 
     def _today_stats(self) -> dict[str, Any]:
         """Today's exhibition figures, for the fleet's retained `stats` topic."""
         today = str(self.exhibition.status()["day"])
         return {"today": self.exhibition.stats(today, today)["days"][-1]}
-
-    def apply_settings(self, settings: dict[str, Any]) -> None:
-        """Apply operator settings from the API: palette and LED brightness."""
-        palette = settings.get("palette")
-        if isinstance(palette, str) and palette in PALETTES:
-            self.controller.set_palette(PALETTES[palette])
-        brightness = settings.get("brightness")
-        setter = getattr(self.sink, "set_brightness", None)
-        if isinstance(brightness, int | float) and setter is not None:
-            setter(float(brightness))
 
     @property
     def web_url(self) -> str | None:
@@ -255,7 +244,7 @@ class Daemon:
     def new_game_from_config(self) -> int:
         """Start a game with the configured mode, side, level, pace and variant."""
         game = self.config["game"]
-        return self.controller.new_game(
+        return self.board.new_game(
             mode=game["mode"],
             sides=game["human_side"],
             level=game["level"],
@@ -266,49 +255,47 @@ class Daemon:
 
     # ------------------------------------------------------------------ running
     def tick(self) -> None:
-        """One pass of the loop: inputs' timers, then the controller's animations and AI."""
-        with self.tick_lock:
-            self.inputs.poll()
-            self.controller.tick()
-            self.exhibition.tick()
-            if self.autoplay is not None:
-                self._autoplay()
+        """One tick of the board loop (inputs' timers, the game, the exhibition, the demo)."""
+        self.board.tick()
 
     def _autoplay(self) -> None:
         """Play as a person following the light: press the lit pit, choose moves at random."""
         now = self.clock.now()
-        if now < self._next_auto or not isinstance(self.inputs, FakePitInput):
+        if self.autoplay is None or now < self._next_auto:
             return
-        assert self.autoplay is not None
+        if not isinstance(self.inputs, FakePitInput):
+            return
         self._next_auto = now + self.autoplay
-        state = self.controller.state()
-        stage = state["stage"]
-        if stage == "none":
+        glance = self.controller.glance()  # on the loop: this is one of its hooks
+        if glance.stage == "none":
             self.new_game_from_config()
             return
-        settings = state["settings"]
-        if settings.get("mode") == "demo" or settings.get("pace") == "flow":
+        settings = glance.settings
+        if settings.mode == "demo" or settings.pace == "flow":
             return  # the animation runs by itself; a press would pause it
-        if state.get("ai_to_move") or state.get("thinking"):
+        if glance.ai_to_move or glance.thinking:
             return
-        pit = self.controller.expected_pit()
         hold = self.config["board"]["hold_s"] + 0.1
-        if pit is not None:
-            self.inputs.tap(pit)
-        elif stage == "set":  # a long move's counts are set at once: one hold confirms them
+        legal = [] if glance.position is None else glance.position.legal_moves()
+        if glance.expect is not None:
+            self.inputs.tap(glance.expect)
+        elif glance.stage == "set":  # a long move's counts are set at once: one hold confirms
             self.inputs.hold(0, hold)
-        elif stage == "turn":
-            legal = state["position"]["legal"]
-            if legal:
-                self.inputs.tap(parse_pit(self._random.choice(legal)))
-        elif stage == "open":
-            legal = state["position"]["legal"]
-            if legal:  # a hold on an own pit passes
-                self.inputs.hold(parse_pit(legal[0]), hold)
+        elif glance.stage == "turn" and legal:
+            self.inputs.tap(self._random.choice(legal))
+        elif glance.stage == "open" and legal:  # a hold on an own pit passes
+            self.inputs.hold(legal[0], hold)
+
+    def _ping(self) -> None:
+        """Systemd's watchdog, from the loop itself: a stuck loop stops pinging."""
+        now = self.clock.now()
+        if self.notifier.watchdog_interval and now >= self._next_ping:
+            self.notifier.watchdog()
+            self._next_ping = now + self.notifier.watchdog_interval
 
     def trace_line(self) -> str:
         """One JSON line saying where the game stands (what `--trace` prints on change)."""
-        state = self.controller.state()
+        state = self.board.state()
         guide = state.get("guide")
         return json.dumps(
             {
@@ -321,25 +308,18 @@ class Daemon:
             }
         )
 
-    def run(self, *, on_tick: Any = None) -> None:
-        """Tick until `stop()`; tells systemd when ready and pings its watchdog."""
-        period = 1.0 / self.config["daemon"]["tick_hz"]
+    def run(self, *, on_tick: Hook | None = None) -> None:
+        """Run the board loop on this thread until `stop()`; tells systemd when ready."""
+        if on_tick is not None:
+            self.board.loop.on_tick.append(on_tick)
         self.notifier.ready(f"kiothi-board {__version__} running")
-        next_ping = 0.0
-        while not self.stop_event.is_set():
-            if self.fake is None:  # on fake time only sim.advance ticks
-                self.tick()
-            if on_tick is not None:
-                on_tick()
-            now = self.clock.now()
-            if self.notifier.watchdog_interval and now >= next_ping:
-                self.notifier.watchdog()
-                next_ping = now + self.notifier.watchdog_interval
-            self.stop_event.wait(period)
+        self.board.loop.run()
 
     def stop(self, *_: object) -> None:
-        """Ask the loop to end (safe from a signal handler)."""
-        self.stop_event.set()
+        """Ask the loop to end (safe from a signal handler: it sets a flag, wakes the loop)."""
+        board = getattr(self, "board", None)
+        if board is not None:
+            board.loop.stop()
 
     def close(self) -> None:
         """Orderly shutdown: searches stopped, LEDs dark, pins released, store closed."""
@@ -347,13 +327,15 @@ class Daemon:
             return
         self._closed = True
         self.notifier.stopping()
-        controller = getattr(self, "controller", None)
-        if controller is not None:
-            controller.close()
+        if self._doors is not None:  # no more commands
+            self._doors.close()
+        board = getattr(self, "board", None)
+        if board is not None:
+            board.close()
         opponents = getattr(self, "opponents", None)
         if opponents is not None:
             opponents.close()
-        # API first (no more commands), then LEDs, inputs, store: reverse of construction.
+        # LEDs, inputs, store: the reverse of construction.
         for resource in reversed(self._resources):
             try:
                 resource.close()
@@ -366,10 +348,3 @@ class Daemon:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of `kiothi-board run` (the command line lives in `daemon_cli`)."""
-    from kiothi_board.daemon_cli import main as run_main
-
-    return run_main(argv)

@@ -30,7 +30,7 @@ OnTick = Callable[[], None]
 def _sim_keys(daemon: Daemon, keys: SimKeys, key: str) -> None:
     """Turn a terminal key into a press, a hold or a command (the simulator's board)."""
     inputs = daemon.inputs
-    controller = daemon.controller
+    board = daemon.board
     if key == "\x03":
         daemon.stop()
         return
@@ -45,10 +45,10 @@ def _sim_keys(daemon: Daemon, keys: SimKeys, key: str) -> None:
             case ("command", "new"):
                 daemon.new_game_from_config()
             case ("command", str(command)):
-                controller.run(command)  # the session's command table, as gestures use
+                board.run(command)  # the session's command table, as gestures use
     except KiothiError as exc:
         keys.said = str(exc)  # shown under the board, in words
-        log.info("key %r: %s (stage %s)", key, exc, controller.state()["stage"])
+        log.info("key %r: %s (stage %s)", key, exc, board.glance().stage)
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -125,8 +125,8 @@ def _terminal_board(
     view.start()
     terminal = view
 
-    def on_tick() -> None:
-        frame = daemon.controller.frame()
+    def on_tick() -> None:  # on the board loop: it reads the loop's own parts
+        frame = daemon.board.loop.shown
         state = daemon.controller.state()
         state["url"] = play_url
         state["said"] = keys.prompt or keys.said or state.get("said")
@@ -183,6 +183,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     daemon = _start(args)
     if isinstance(daemon, int):
         return daemon
+    # A signal only sets the loop's flag and wakes it (a reentrant queue): any number of
+    # them, in any rhythm, stop the board once.
     signal.signal(signal.SIGTERM, daemon.stop)
     signal.signal(signal.SIGINT, daemon.stop)
     view: TerminalView | None = None

@@ -1,8 +1,10 @@
 """Exhibition mode as the daemon runs it (composition layer, beside daemon.py).
 
 `Exhibition.from_config` turns the `[exhibit]` section into a `Director` (L3) and adds
-what only the composition root knows: the main loop's rate, the machine probe, the store's
-files, the co-processor link. It answers the API's `stats`, `health` and `/metrics`.
+what only the composition root knows: the board loop's rates, the machine probe, the
+store's files, the co-processor link. It answers the API's `stats`, `health` and
+`/metrics`; whatever it asks of the director it asks on the board loop (`on_loop`), which
+owns it.
 """
 
 from __future__ import annotations
@@ -25,8 +27,6 @@ from kiothi_board.exhibit.health import RateMeter, SystemProbe
 from kiothi_board.exhibit.schedule import Schedule
 from kiothi_board.exhibit.stats import stored_games, tally, to_csv, totals
 from kiothi_board.guide import Renderer
-from kiothi_board.hardware.link_types import LinkChange
-from kiothi_board.hardware.protocols import PixelSink
 from kiothi_board.rules import pit_name
 from kiothi_board.store.base import CountStore, GameStore
 
@@ -67,9 +67,11 @@ class Exhibition:
         self._state_dir = state_dir
         self._store_path = store_path
         self.probe = probe or SystemProbe()
-        self.loop = RateMeter()
+        self.loop = RateMeter()  # the board loop's ticks (`measure` gives its meters)
+        self.frames = RateMeter()  # frames shown on the rings
         self.started = clock.now()
         self.link: Any = None
+        self.on_loop: Callable[[Callable[[], Any]], Any] = lambda fn: fn()  # BoardLoop.ask
         # A season-long process: the AI's searches free their tables after each game, but
         # glibc keeps freed memory in the heap; giving it back after every game (and hourly)
         # keeps the RSS at what is live, so a Pi Zero's 512 MB lasts the season.
@@ -82,7 +84,6 @@ class Exhibition:
         cls,
         config: Config,
         *,
-        sink: PixelSink,
         clock: Clock,
         store: GameStore,
         renderer: Renderer,
@@ -125,7 +126,6 @@ class Exhibition:
         )
         director = Director(
             settings,
-            sink=sink,
             clock=clock,
             store=store,
             schedule=schedule,
@@ -135,21 +135,22 @@ class Exhibition:
         return cls(director, clock=clock, store=store, state_dir=state_dir, store_path=store_path)
 
     # ------------------------------------------------------------------ running
+    def measure(
+        self, call: Callable[[Callable[[], Any]], Any], ticks: RateMeter, frames: RateMeter
+    ) -> None:
+        """Ask the director through `call` (the board loop's), and report the loop's rates."""
+        self.on_loop = call
+        self.loop = ticks
+        self.frames = frames
+
     def watch_link(self, link: Any) -> None:
-        """Count the co-processor link's losses and report its state."""
+        """Report the co-processor link's state (its losses reach the director as inputs
+        of the board loop)."""
         self.link = link
 
-        def on_state(change: LinkChange) -> None:
-            if change.state == "down":
-                self.director.link_down()
-
-        link.add_state_listener(on_state)
-
     def tick(self) -> None:
-        """One pass of the daemon's loop."""
+        """After each tick of the board loop (on it): give freed memory back after a game."""
         now = self._clock.now()
-        self.loop.mark(now)
-        self.director.tick()
         ended = self.director.totals["finished"] + self.director.totals["abandoned"]
         if ended != self._games_ended or now - self._trimmed_at >= TRIM_SECONDS:
             self._games_ended = ended
@@ -159,16 +160,22 @@ class Exhibition:
 
     def status(self) -> dict[str, Any]:
         """The director's phase, countdown and schedule."""
-        return self.director.status()
+        status: dict[str, Any] = self.on_loop(self.director.status)
+        return status
 
     def set_enabled(self, on: bool) -> dict[str, Any]:
         """Switch exhibition mode on or off (until the next start: the config decides then)."""
-        self.director.set_enabled(on)
-        return self.director.status()
+
+        def switch() -> dict[str, Any]:
+            self.director.set_enabled(on)
+            return self.director.status()
+
+        status: dict[str, Any] = self.on_loop(switch)
+        return status
 
     # ------------------------------------------------------------------ curators
     def _range(self, first: str | None, last: str | None) -> list[str]:
-        today = dt.date.fromisoformat(self.director.status()["day"])
+        today = dt.date.fromisoformat(self.status()["day"])
         try:
             end = dt.date.fromisoformat(last) if last else today
             start = dt.date.fromisoformat(first) if first else end - dt.timedelta(days=6)
@@ -221,13 +228,14 @@ class Exhibition:
     def health(self) -> dict[str, Any]:
         """The exhibit's part of the API `health` event."""
         d = self.director
+        status, faults = self.on_loop(lambda: (d.status(), dict(d.faults)))
         return {
-            **d.status(),
+            **status,
             "uptime": round(self._clock.now() - self.started, 3),
             "loop": self.loop.to_json(),
-            "frames": d.frames.to_json(),
+            "frames": self.frames.to_json(),
             **self.probe.to_json(self._state_dir),
-            "input_faults": d.faults["input_faults"],
+            "input_faults": faults["input_faults"],
             "link": self._link(),
             "store_bytes": self._store_bytes(),
         }
@@ -236,18 +244,21 @@ class Exhibition:
         """The flat figures `/metrics` exports."""
         d = self.director
         health = self.health()
+        totals, faults, presses = self.on_loop(
+            lambda: (dict(d.totals), dict(d.faults), list(d.presses))
+        )
         jitter = health["loop"]["jitter_ms"]
         throttled = health["throttled"]
         link = health["link"]
         return {
-            "games_started": d.totals["started"],
-            "games_finished": d.totals["finished"],
-            "games_abandoned": d.totals["abandoned"],
-            "input_faults": d.faults["input_faults"],
-            "wrong_presses": d.faults["wrong"],
-            "hints": d.faults["hints"],
-            "errors": d.faults["errors"],
-            "pit_presses": {pit_name(p): d.presses[p] for p in range(20)},
+            "games_started": totals["started"],
+            "games_finished": totals["finished"],
+            "games_abandoned": totals["abandoned"],
+            "input_faults": faults["input_faults"],
+            "wrong_presses": faults["wrong"],
+            "hints": faults["hints"],
+            "errors": faults["errors"],
+            "pit_presses": {pit_name(p): presses[p] for p in range(20)},
             "uptime_seconds": health["uptime"],
             "loop_rate_hz": health["loop"]["rate"],
             "loop_jitter_seconds": None if jitter is None else jitter / 1000.0,

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from kiothi_board.controller import Controller
+from kiothi_board.board import Board
 from kiothi_board.store.base import GameStore
 
 __all__ = ["DEMO_AFTER", "open_game"]
@@ -24,7 +24,7 @@ DEMO_AFTER = "autoplay_after"
 
 
 def open_game(
-    controller: Controller,
+    controller: Board,
     store: GameStore,
     *,
     tutorial_fits: bool,

@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 
+from kiothi_board.board import Board
 from kiothi_board.clock import FakeClock
 from kiothi_board.config import SCHEMA
-from kiothi_board.controller import Controller
 from kiothi_board.hardware.fakes import FakePixelSink
 from kiothi_board.hardware.gpio import GpioPitInput
 from kiothi_board.players import AIFactory
@@ -83,7 +83,7 @@ def test_complete_game_through_gpio_pins(
     sink = pixel_sink
     store = SqliteStore(tmp_path / "games.sqlite3")
     opponents = AIFactory(seed=5)
-    ctl = Controller(sink=sink, clock=clock, store=store, opponent_factory=opponents)
+    ctl = Board(sink=sink, clock=clock, store=store, opponent_factory=opponents)
     rig = Rig(clock, sink, PinPresser(mock_factory, inputs, clock), store, ctl)  # type: ignore[arg-type]
     ctl.add_listener(rig.events.append)
     inputs.start(ctl.handle_event)

@@ -35,9 +35,7 @@ def test_simulator_plays_complete_games_and_records_replay(tmp_path: Path) -> No
         autoplay=0.01, seed=3,
     )  # fmt: skip
     finished: list[dict] = []
-    daemon.controller.add_listener(
-        lambda e: finished.append(e) if e["type"] == "game_over" else None
-    )
+    daemon.board.add_listener(lambda e: finished.append(e) if e["type"] == "game_over" else None)
     for _ in range(20_000):
         clock.advance(0.005)
         daemon.tick()

@@ -45,13 +45,13 @@ def test_daemon_plays_through_the_coprocessor(tmp_path: Path, pty_pair: PtyPair)
         assert len(device.frames[-1]) == 320
         # South presses S6 on the wooden board; instant pace plays it at once.
         seen: list[str] = []
-        daemon.controller.add_listener(
+        daemon.board.add_listener(
             lambda e: seen.append(e["kind"]) if e["type"] == "input" else None
         )
         device.press(5)
         assert tick_until(daemon, lambda: "pressed" in seen), "the press is debounced and seen"
         device.release(5)
-        assert tick_until(daemon, lambda: daemon.controller.state()["actions"] == ["S6"])
+        assert tick_until(daemon, lambda: daemon.board.state()["actions"] == ["S6"])
     finally:
         daemon.close()
         assert device.wait_for(

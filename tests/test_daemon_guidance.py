@@ -18,14 +18,14 @@ def _config(mode: str = "two") -> dict:
 def test_autoplay_starts_a_demo_but_resumes_its_own(tmp_path: Path) -> None:
     clock = FakeClock()
     visitor = Daemon(_config(), sim=True, state_dir=str(tmp_path), api=False, clock=clock)
-    visitor.controller.new_game("two", "SN", 2, "step", {"V2": True})
-    visitor.controller.press(parse_pit("S6"))
-    saved = visitor.controller.state()["game_id"]
+    visitor.board.new_game("two", "SN", 2, "step", {"V2": True})
+    visitor.board.press(parse_pit("S6"))
+    saved = visitor.board.state()["game_id"]
     visitor.close()
     demo = Daemon(
         _config(), sim=True, state_dir=str(tmp_path), api=False, clock=clock, autoplay=0.01, seed=4
     )
-    own = demo.controller.state()["game_id"]
+    own = demo.board.state()["game_id"]
     assert own != saved  # a demo, not the visitor's game…
     assert demo.store.get_game(saved)["result"]["end"] == "abandoned"  # …which is kept
     for _ in range(50):
@@ -43,9 +43,9 @@ def test_autoplay_starts_a_demo_but_resumes_its_own(tmp_path: Path) -> None:
 def test_a_boards_first_game_is_the_tutorial(tmp_path: Path) -> None:
     """A board set up for play against the AI (the default) opens with the tutorial."""
     daemon = Daemon(_config("ai"), sim=True, state_dir=str(tmp_path), api=False, clock=FakeClock())
-    state = daemon.controller.state()
+    state = daemon.board.state()
     assert state["tutorial"] == "opening" and state["instruction"].startswith("Tutorial 1/4")
     daemon.close()
     second = Daemon(_config("ai"), sim=True, state_dir=str(tmp_path), api=False, clock=FakeClock())
-    assert second.controller.state()["tutorial"] is None  # resumed: a plain game now
+    assert second.board.state()["tutorial"] is None  # resumed: a plain game now
     second.close()

@@ -58,8 +58,8 @@ def test_cancel_and_each_call_is_a_new_player() -> None:
 
 def test_a_low_level_hint_says_why_in_words() -> None:
     """Issue 14: a beginner's hint explains itself; the words reach the state and the event."""
+    from kiothi_board.board import Board
     from kiothi_board.clock import FakeClock
-    from kiothi_board.controller import Controller
     from kiothi_board.hardware.fakes import FakePixelSink
     from kiothi_board.players import AIFactory
     from kiothi_board.store.memory import MemoryStore
@@ -67,9 +67,7 @@ def test_a_low_level_hint_says_why_in_words() -> None:
 
     clock = FakeClock()
     factory = AIFactory(seed=1)
-    ctl = Controller(
-        sink=FakePixelSink(16), clock=clock, store=MemoryStore(), opponent_factory=factory
-    )
+    ctl = Board(sink=FakePixelSink(16), clock=clock, store=MemoryStore(), opponent_factory=factory)
     events: list[dict] = []
     ctl.add_listener(events.append)
     try:

@@ -1,19 +1,16 @@
-"""The game controller (L3): gestures → session → presenter, the board service.
+"""The game controller (L3): gestures → session → coach → presenter, one step at a time.
 
 `Gestures` turns input events into commands; the `Session` runs them from one command
-table against the game, the store and the opponents and tells typed notices; the
-`Presenter` turns those into LED frames and API events. `Controller` wires the three and
-is what the daemon and the API use. See docs/architecture.md.
+table against the game, the journal and the opponents and makes typed notices; the
+`Presenter` adds the words and draws the frame. `Controller` wires them and returns a
+`Step` for each input, tick and command; the board loop (kiothi_board.board) does the rest.
+See docs/architecture.md.
 """
 
 from __future__ import annotations
 
 from kiothi_board.controller.commands import NewGame
-from kiothi_board.controller.controller import (
-    Controller,
-    Listener,
-    default_settings,
-)
+from kiothi_board.controller.controller import Controller, Glance, default_settings
 from kiothi_board.controller.game import Game, Mode, Pace, Settings, apply, expected_board
 from kiothi_board.controller.gestures import CHORDS, CONTROLS, Command, Gestures
 from kiothi_board.controller.opponent import (
@@ -27,6 +24,7 @@ from kiothi_board.controller.opponent import (
 )
 from kiothi_board.controller.presenter import Presenter
 from kiothi_board.controller.session import Session
+from kiothi_board.controller.step import Step
 
 __all__ = [
     "CHORDS",
@@ -36,7 +34,7 @@ __all__ = [
     "FirstLegalOpponent",
     "Game",
     "Gestures",
-    "Listener",
+    "Glance",
     "Mode",
     "NewGame",
     "Opponent",
@@ -48,6 +46,7 @@ __all__ = [
     "ReadyHandle",
     "Session",
     "Settings",
+    "Step",
     "apply",
     "default_settings",
     "expected_board",

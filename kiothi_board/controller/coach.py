@@ -2,8 +2,9 @@
 
 A tutorial is a game against the AI in which South's opening (RULES.md's example) and first
 move (one with a relay, R5) are *guided* like the AI's, so a new player is walked through
-both seed by seed. `Coach` listens to the session's notices to know which part is on, and
-its `tick` commits the tutorial's own actions when their turn comes. The first game on a
+both seed by seed. The controller hands `Coach` each notice (before the presenter, so a
+lesson is never a step late) to know which part is on, and its `tick` commits the
+tutorial's own actions when their turn comes. The first game on a
 board whose store holds none is a tutorial; the `tutorial` command starts one on request.
 """
 
@@ -32,7 +33,6 @@ class Coach:
         self.level = level
         self.tutorial: Tutorial | None = None
         self._starting = False
-        session.notices.add(self.on_notice)
         session.register("tutorial", lambda _: self.start())
 
     def start(self) -> int:

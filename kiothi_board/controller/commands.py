@@ -12,7 +12,7 @@ Game commands: `new`, `new_game`, `move`, `opening`, `undo`, `hint`, `resign`, `
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from kiothi_board.ai.levels import LevelChoice
 from kiothi_board.controller.events import (
@@ -29,12 +29,10 @@ from kiothi_board.controller.events import (
     Walk,
 )
 from kiothi_board.controller.notices import Changed
+from kiothi_board.controller.session import Session
 from kiothi_board.controller.settings import DEFAULT_LONG_MOVE_LAPS, Settings
 from kiothi_board.errors import BadArgumentError, ConflictError, IllegalMoveError
 from kiothi_board.rules import OpeningAction, Side, Variant, parse_opening
-
-if TYPE_CHECKING:
-    from kiothi_board.controller.session import Session
 
 __all__ = ["NewGame", "install"]
 
@@ -103,7 +101,7 @@ def install(session: Session) -> None:
         "move": lambda pit: _move(s, pit),
         "opening": lambda action: _opening(s, action),
         "undo": lambda _: _ending(s, Undo()),
-        "hint": lambda _: s.hint(),
+        "hint": lambda how: s.hint(offered=how == "offer"),
         "resign": lambda side: _resign(s, side),
         "end": lambda _: _ending(s, Agree()),
         "abandon": lambda _: _ending(s, Abandon()),

@@ -1,28 +1,34 @@
-"""What the session tells its listeners (the presenter, the exhibition mode, tests).
+"""What happened in a step of the board: the typed notices a `Step` carries, in order.
 
-Typed and in order: every change of the game is an `Applied` notice carrying the typed
-game event and the game before and after it; the other notices say what happened
-around the game. JSON is made of them only at the API (by the presenter).
+Every change of the game is an `Applied` notice carrying the typed game event and the game
+before and after it; the other notices say what happened around the game. The session
+makes most of them, the presenter adds the words a person reads (`Guided`, a wrong press's
+message). The exhibition observes them; JSON is made of them only at the API boundary
+(`kiothi_board.board.api_events`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from kiothi_board.controller.events import GameEvent
 from kiothi_board.controller.game import Game, Settings
+from kiothi_board.guide.steps import GuideStep
 from kiothi_board.hardware.protocols import InputEvent
 from kiothi_board.rules import GameRecord, Outcome
 
 __all__ = [
     "Applied",
     "Changed",
+    "Failure",
     "Finished",
+    "Guided",
     "HintReady",
     "Idle",
     "Inputted",
     "Notice",
-    "Problem",
+    "SettingsChanged",
     "Started",
     "Wrong",
 ]
@@ -30,10 +36,11 @@ __all__ = [
 
 @dataclass(frozen=True, slots=True)
 class Started:
-    """A game began (its store id and settings)."""
+    """A game began (its store id, settings and the game as it starts)."""
 
     game_id: int
     settings: Settings
+    game: Game
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,26 +74,48 @@ class Changed:
 
 @dataclass(frozen=True, slots=True)
 class Wrong:
-    """A press where the guide did not point (`endless`: a move that never ends, R6)."""
+    """A press where the guide did not point (`endless`: a move that never ends, R6);
+    `message` is why, in words (the presenter fills it in)."""
 
     pit: int
     endless: bool
     expect: int | None
+    message: str = ""
 
 
 @dataclass(frozen=True, slots=True)
 class HintReady:
-    """The AI's suggestion arrived, with why in words when the AI says (low levels do)."""
+    """The AI's suggestion arrived, with why in words when the AI says (low levels do);
+    `offered`: the exhibition offered it to a visitor who paused, nobody asked."""
 
     pit: int
     why: str | None = None
+    offered: bool = False
 
 
 @dataclass(frozen=True, slots=True)
-class Problem:
+class Failure:
     """A gesture's or the AI's command failed; the game is unchanged."""
 
     message: str
+
+
+@dataclass(frozen=True, slots=True)
+class Guided:
+    """What the guide shows now, in words: the presenter's line after a change."""
+
+    stage: str
+    step: GuideStep | None
+    index: int
+    check: bool
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class SettingsChanged:
+    """The operator settings were saved (palette, brightness, the game's defaults)."""
+
+    settings: dict[str, Any]
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,4 +125,16 @@ class Inputted:
     event: InputEvent
 
 
-Notice = Started | Applied | Finished | Idle | Changed | Wrong | HintReady | Problem | Inputted
+Notice = (
+    Started
+    | Applied
+    | Finished
+    | Idle
+    | Changed
+    | Wrong
+    | HintReady
+    | Failure
+    | Inputted
+    | Guided
+    | SettingsChanged
+)

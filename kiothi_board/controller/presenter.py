@@ -1,31 +1,35 @@
-"""The presenter: what the board shows and what the API hears.
+"""The presenter: what the board shows and says.
 
-It listens to the session's typed notices and turns them into the LED guide (view,
-overlays, one de-duplicated frame per change, pushed to the sink) and into API event
-dicts (the JSON boundary), including a `frame` event for every new frame. `state()` is
-the API's snapshot.
+The controller hands it each of the session's notices; it keeps the LED guide's overlays
+(a wrong press, a hint) and the words of the moment, and returns the notices as the
+outside sees them: a wrong press with its reason in words, and a `Guided` line after each
+change of what the guide shows. `render()` draws the game's frame (an immutable `Frame`,
+compared by value); `state()` is the API's snapshot. It calls nobody and makes no JSON
+but the snapshot's.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
-from kiothi_board.controller.events import Complete, Select
+from kiothi_board.controller.events import Select
 from kiothi_board.controller.game import expected_board
 from kiothi_board.controller.notices import (
     Applied,
     Changed,
-    Finished,
+    Failure,
+    Guided,
     HintReady,
     Idle,
     Inputted,
     Notice,
-    Problem,
     Started,
     Wrong,
 )
 from kiothi_board.controller.session import Session
+from kiothi_board.frame import Frame
 from kiothi_board.guide import (
     ERROR_SECONDS,
     HINT_SECONDS,
@@ -38,7 +42,6 @@ from kiothi_board.guide import (
     OverView,
     Palette,
     Renderer,
-    Ring,
     StepsView,
     View,
     render,
@@ -46,8 +49,6 @@ from kiothi_board.guide import (
 from kiothi_board.guide.instructions import Situation, instruction, wrong_text
 from kiothi_board.guide.restore import Purpose, RestoreView
 from kiothi_board.guide.tutorial import Tutorial, tutorial_line
-from kiothi_board.hardware.protocols import PixelSink
-from kiothi_board.listeners import Listeners
 from kiothi_board.rules import pit_name
 
 __all__ = ["SAY_SECONDS", "Presenter"]
@@ -61,130 +62,71 @@ def _name(pit: int | None) -> str | None:
 
 
 class Presenter:
-    """The session's notices in; LED frames to the sink and API event dicts out."""
+    """The session's notices in; the guide's overlays, words and frames out."""
 
-    def __init__(self, session: Session, sink: PixelSink, palette: Palette) -> None:
-        """Listen to `session`; draw into `sink` with `palette`."""
+    def __init__(self, session: Session, leds_per_ring: int, palette: Palette) -> None:
+        """Present `session`'s game on rings of `leds_per_ring` LEDs, in `palette`."""
         self.session = session
-        self.sink = sink
-        self.listeners: Listeners[dict[str, Any]] = Listeners("the API events")
-        self._renderer = Renderer(palette, sink.leds_per_ring)
+        self.leds_per_ring = leds_per_ring
+        self._renderer = Renderer(palette, leds_per_ring)
         self._overlays: list[Overlay] = []
         self._idle: IdleView | None = None
         self._said: tuple[str, float] | None = None  # a message and until when it shows
         self.tutorial: Callable[[], Tutorial | None] = lambda: None  # the coach's part
-        self.last_frame: list[Ring] | None = None
-        session.notices.add(self.on_notice)
 
-    def emit(self, event: dict[str, Any]) -> None:
-        """Send one API event dict to every listener."""
-        self.listeners.emit(event)
-
-    def set_palette(self, palette: Palette) -> None:
+    def set_palette(self, palette: Palette) -> list[Notice]:
         """Draw with `palette` from the next frame on."""
-        self._renderer = Renderer(palette, self.sink.leds_per_ring)
-        self._guide()
+        self._renderer = Renderer(palette, self.leds_per_ring)
+        return [self.guided()]
 
     # ------------------------------------------------------------------ notices
-    def on_notice(self, notice: Notice) -> None:
-        """Turn one session notice into overlays and API events."""
+    def on_notice(self, notice: Notice) -> list[Notice]:
+        """Take in one of the session's notices; the notices the outside sees for it."""
         now = self.session.clock.now()
         match notice:
             case Inputted(ev):
                 if ev.kind == "pressed":  # a hint lasts until the next press, a message too
                     self._overlays = [o for o in self._overlays if o.cue != Cue.HINT]
                     self._said = None
-                self.emit(
-                    {"type": "input", "kind": ev.kind, "pit": _name(ev.pit), "control": ev.control}
-                )
-            case Started(gid, settings):
+                return [notice]
+            case Started():
                 self._overlays = []
                 self._said = None
-                self.emit({"type": "new_game", "id": gid, **settings.to_json()})
-                game = self.session.game
-                if game is not None and self.listeners:
-                    self.emit({"type": "position", "position": game.position.to_json()})
-                self._guide()
-            case Applied(event, old, new):
-                self._applied(event, old, new)
-            case Finished(gid, outcome, ended, record):
-                result = None if outcome is None else outcome.to_json()
-                self.emit(
-                    {
-                        "type": "game_over",
-                        "id": gid,
-                        "result": result,
-                        "ended": ended,
-                        "record": record.to_json(),
-                    }
-                )
+                return [notice, self.guided()]
+            case Applied(event):
+                if isinstance(event, Select):
+                    self._overlays = [o for o in self._overlays if o.cue != Cue.HINT]
+                return [notice, self.guided()]
             case Changed() | Idle():
-                self._guide()
-            case Wrong(pit, endless, expect):
+                return [notice, self.guided()]
+            case Wrong(pit, endless):
                 cue = Cue.ENDLESS if endless else Cue.ERROR
                 self._overlays = [o for o in self._overlays if o.pit != pit or o.cue == Cue.HINT]
                 self._overlays.append(Overlay(pit, cue, now, now + ERROR_SECONDS))
-                reason = "endless" if endless else "not expected"
                 message = wrong_text(self.view(), pit, ai=self._ai(), endless=endless)
                 self._said = (message, now + SAY_SECONDS)
-                self.emit(
-                    {
-                        "type": "wrong",
-                        "pit": pit_name(pit),
-                        "reason": reason,
-                        "expect": _name(expect),
-                        "message": message,
-                    }
-                )
-            case HintReady(pit, why):
+                return [replace(notice, message=message)]
+            case HintReady(pit, why, _):
                 self._overlays = [o for o in self._overlays if o.cue != Cue.HINT]
                 self._overlays.append(Overlay(pit, Cue.HINT, now, now + HINT_SECONDS))
                 if why:
                     self._said = (why, now + HINT_SECONDS)  # the words last as long as the ring
-                self.emit({"type": "hint", "pit": pit_name(pit), "why": why})
-                self._guide()
-            case Problem(message):
+                return [notice, self.guided()]
+            case Failure(message):
                 self._said = (message, now + SAY_SECONDS)
-                self.emit({"type": "error", "message": message})
+        return [notice]
 
-    def _applied(self, event: Any, old: Any, new: Any) -> None:
-        if isinstance(event, Select):
-            self._overlays = [o for o in self._overlays if o.cue != Cue.HINT]
-        if not self.listeners:
-            return
-        self._tell(event, old, new)
-        self._guide()
-
-    def _tell(self, event: Any, old: Any, new: Any) -> None:
-        if isinstance(event, Select) and new.trace is not None:
-            self.emit({"type": "move", "pit": pit_name(event.pit), "trace": new.trace.to_json()})
-        trace = old.trace
-        if (
-            isinstance(event, Complete)
-            and trace is not None
-            and old.target is None
-            and trace.captures
-        ):
-            self.emit({"type": "capture", "captures": [c.to_json() for c in trace.captures]})
-        if new.position is not old.position:
-            self.emit({"type": "position", "position": new.position.to_json()})
-
-    def _guide(self) -> None:
-        if not self.listeners:
-            return
+    def guided(self) -> Guided:
+        """What the guide shows now, with its line of words."""
         s = self.session
         game = s.game
         step = None if game is None else game.step
-        self.emit(
-            {
-                "type": "guide",
-                "stage": "none" if game is None else game.stage,
-                "step": None
-                if game is None or step is None
-                else {**step.to_json(), "index": game.index},
-                "check": s.check is not None,
-                "text": self.instruction(),
-            }
+        return Guided(
+            "none" if game is None else game.stage,
+            step,
+            0 if game is None else game.index,
+            s.check is not None,
+            self.instruction(),
         )
 
     # ------------------------------------------------------------------ the LEDs
@@ -224,23 +166,12 @@ class Presenter:
             cached = self._idle = IdleView.of(game.position)
         return cached
 
-    def render(self) -> list[Ring]:
-        """The frame for now (what `show` would push)."""
+    def render(self) -> Frame:
+        """The game's frame for now."""
         now = self.session.clock.now()
         if self._overlays:
             self._overlays = [o for o in self._overlays if o.until > now]
         return render(self.view(), now, self._renderer, self._overlays)
-
-    def show(self) -> None:
-        """Render; push the frame to the sink and the listeners only when it changed."""
-        frame = self.render()
-        if frame != self.last_frame:
-            self.last_frame = frame
-            self.sink.show(frame)
-            if self.listeners:
-                self.emit(
-                    {"type": "frame", "leds_per_ring": self.sink.leds_per_ring, "frame": frame}
-                )
 
     # ------------------------------------------------------------------ words
     def _ai(self) -> bool:
@@ -262,6 +193,14 @@ class Presenter:
         if self._said is None or self._said[1] <= self.session.clock.now():
             return None
         return self._said[0]
+
+    def board(self) -> tuple[int, ...] | None:
+        """The counts the game has the pits hold now (a reset's targets while one is on)."""
+        game = self.session.game
+        if game is None:
+            return None
+        view = self.view()
+        return view.target if isinstance(view, RestoreView) else expected_board(game)
 
     # ------------------------------------------------------------------ the API snapshot
     def state(self) -> dict[str, Any]:

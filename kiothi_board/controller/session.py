@@ -2,9 +2,10 @@
 
 Every way of acting on the game (pit gestures, control buttons, the simulator's keys, the
 API) runs a command of `Session.commands`; other parts add their own with `register`.
-Each change of the game is a typed event, stored, then applied, then told to the
-listeners of `notices` as an `Applied` notice (see kiothi_board.controller.notices).
-The session is not thread-safe: the controller serialises calls under its lock.
+Each change of the game is a typed event, checked by the reducer, written to the journal
+(committed by the board loop with the rest of the step), applied, and heard by the
+controller as an `Applied` notice (see kiothi_board.controller.notices). Reads go to the
+store. The session is not thread-safe: the board loop is its only caller.
 """
 
 from __future__ import annotations
@@ -16,7 +17,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from kiothi_board.clock import Clock
-from kiothi_board.controller.commands import install
 from kiothi_board.controller.events import (
     Abandon,
     Advance,
@@ -33,20 +33,20 @@ from kiothi_board.controller.gestures import Command
 from kiothi_board.controller.notices import (
     Applied,
     Changed,
+    Failure,
     Finished,
     HintReady,
     Idle,
     Notice,
-    Problem,
     Started,
     Wrong,
 )
 from kiothi_board.controller.opponent import Opponent, OpponentFactory, OpponentHandle
 from kiothi_board.controller.opponent import random_opponents as _random_opponents
 from kiothi_board.errors import ConflictError, KiothiError
-from kiothi_board.listeners import Listeners
 from kiothi_board.rules import OpeningAction, Side
 from kiothi_board.store.base import GameStore
+from kiothi_board.store.journal import Journal
 
 log = logging.getLogger(__name__)
 
@@ -74,18 +74,24 @@ class Session:
         *,
         clock: Clock,
         store: GameStore,
+        journal: Journal | None = None,
         opponent_factory: OpponentFactory | None = None,
         rng: random.Random | None = None,
         flow_seconds: float = 0.5,
         over_seconds: float = 10.0,
+        hear: Callable[[Notice], None] | None = None,
     ) -> None:
-        """No game yet (`resume` continues the store's); opponents default to random ones."""
+        """No game yet (`resume` continues the store's); opponents default to random ones.
+
+        `hear` gets every notice as it happens (the controller, which owns the session).
+        """
         self.clock = clock
         self.store = store
+        self.journal = journal or Journal(store)
         self.factory = opponent_factory or _random_opponents(rng or random.Random(0))
         self.flow_seconds = flow_seconds
         self.over_seconds = over_seconds
-        self.notices: Listeners[Notice] = Listeners("the session")
+        self.hear: Callable[[Notice], None] = hear or (lambda notice: None)
         self.game: Game | None = None
         self.game_id: int | None = None
         self.seq = 0  # events stored for the current game
@@ -97,11 +103,11 @@ class Session:
         self._thinking: OpponentHandle | None = None
         self._thinking_for: tuple[int, int] | None = None
         self._hint: OpponentHandle | None = None
+        self._hint_offered = False
         self._marks: dict[int, _Mark] = {}
         self._step_since = clock.now()
         self._over_since = 0.0
-        self.commands: dict[str, Callable[[Any], object]] = {}
-        install(self)
+        self.commands: dict[str, Callable[[Any], object]] = {}  # filled by commands.install
 
     # ------------------------------------------------------------------ the command table
     def register(self, name: str, fn: Callable[[Any], object]) -> None:
@@ -118,15 +124,15 @@ class Session:
         return fn(command.arg)
 
     def run_reported(self, command: Command) -> None:
-        """Run a gesture's command; a project error becomes a `Problem` notice."""
+        """Run a gesture's command; a project error becomes a `Failure` notice."""
         try:
             self.run(command)
         except KiothiError as exc:
-            self.tell(Problem(str(exc)))
+            self.tell(Failure(str(exc)))
 
     def tell(self, notice: Notice) -> None:
-        """Send a notice to every listener."""
-        self.notices.emit(notice)
+        """Tell the controller what happened."""
+        self.hear(notice)
 
     # ------------------------------------------------------------------ games
     def resume(self) -> None:
@@ -158,7 +164,7 @@ class Session:
         if self.game is not None and self.game.stage != "over":
             self.commit(Abandon())  # R13: stored as abandoned, not left "unfinished"
         self.settings = settings
-        self.game_id = self.store.begin_game(settings.to_stored())
+        self.game_id = self.journal.begin_game(settings.to_stored())
         self.seq = 0
         self.game = new_game(settings)
         self.check = None
@@ -168,7 +174,7 @@ class Session:
         self._hint = None
         self._step_since = self.clock.now()
         self._make_opponents()
-        self.tell(Started(self.game_id, settings))
+        self.tell(Started(self.game_id, settings, self.game))
         return self.game_id
 
     def need_game(self) -> Game:
@@ -178,7 +184,7 @@ class Session:
         return self.game
 
     def commit(self, event: GameEvent) -> None:
-        """Validate, store, then apply and tell one game event (and what follows it)."""
+        """Validate, journal, then apply and tell one game event (and what follows it)."""
         game = self.need_game()
         new = apply(game, event)  # raises before anything is stored
         self._append(event)
@@ -194,7 +200,7 @@ class Session:
 
     def _append(self, event: GameEvent) -> None:
         assert self.game_id is not None
-        self.store.append_event(self.game_id, to_json(event))
+        self.journal.append_event(self.game_id, to_json(event))
         self.seq += 1
 
     def _follow_up(self) -> None:
@@ -209,7 +215,7 @@ class Session:
     def _finish(self, game: Game) -> None:
         assert self.game_id is not None
         record = game.record()
-        self.store.finish_game(self.game_id, record.to_json())
+        self.journal.finish_game(self.game_id, record.to_json())
         self._over_since = self.clock.now()
         self.cancel_thinking()
         self.tell(Finished(self.game_id, game.result, game.ended, record))
@@ -298,11 +304,13 @@ class Session:
             self.game = None  # back to idle; the finished game is in the store
             self.tell(Idle())
 
-    def hint(self) -> None:
-        """Ask the AI (at the game's level) for a move; a `HintReady` notice follows."""
+    def hint(self, *, offered: bool = False) -> None:
+        """Ask the AI (at the game's level) for a move; a `HintReady` notice follows
+        (`offered`: the exhibition offers it, nobody asked)."""
         game = self.need_game()
         if game.stage in ("turn", "open"):
             self._hint = self.factory(self.settings.level).start(game.position)
+            self._hint_offered = offered
 
     @property
     def thinking(self) -> bool:
@@ -348,7 +356,7 @@ class Session:
             else:
                 self.select(choice, lifted=False)
         except KiothiError as exc:
-            self.tell(Problem(f"the AI chose badly: {exc}"))
+            self.tell(Failure(f"the AI chose badly: {exc}"))
 
     def _poll_hint(self) -> None:
         if self._hint is None or not self._hint.done():
@@ -359,7 +367,7 @@ class Session:
         self._hint = None
         pit = choice if isinstance(choice, int) else (choice.lifts[0].pit if choice.lifts else None)
         if pit is not None:
-            self.tell(HintReady(pit, why if isinstance(why, str) else None))
+            self.tell(HintReady(pit, why if isinstance(why, str) else None, self._hint_offered))
 
     def cancel_thinking(self) -> None:
         """Stop the opponent's search, if any."""

@@ -12,7 +12,7 @@ the board can never be stuck:
     playing   --no input for hint_after-->      OfferHint (once per pause)
     playing   --no input for idle_after-->      countdown
     countdown --press-->                        playing (the press is taken, not played)
-    countdown --countdown_seconds pass-->       Abandon -> reset
+    countdown --countdown_seconds pass-->       AbandonGame -> reset
     playing   --game over, over_seconds pass--> reset
     reset     --confirm gesture (or sensors)--> attract (or closed)
 
@@ -25,10 +25,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from kiothi_board.ai.levels import LevelChoice
 from kiothi_board.hardware.protocols import InputEvent
 
 __all__ = [
-    "Abandon",
+    "AbandonGame",
     "Action",
     "Attendant",
     "Forward",
@@ -40,18 +41,24 @@ __all__ = [
 ]
 
 Phase = Literal["closed", "attract", "waking", "playing", "countdown", "reset"]
+FIRST_LEVEL = LevelChoice(1)
 
 
 @dataclass(frozen=True, slots=True)
 class StartGame:
-    """Start a game: `mode` "ai" (the visitor plays `side`) or "two"."""
+    """Start a game: `mode` "ai" (the visitor plays `side`) or "two"; the director fills
+    in the venue's level, pace and rules."""
 
     mode: Literal["ai", "two"]
     side: str = "S"
+    level: LevelChoice = FIRST_LEVEL
+    pace: str = "step"
+    variant: str = ""
+    long_move_laps: int = 30
 
 
 @dataclass(frozen=True, slots=True)
-class Abandon:
+class AbandonGame:
     """Store the current game as abandoned (RULES.md R13)."""
 
 
@@ -72,7 +79,7 @@ class ResetDone:
     """The board was confirmed back at the start position."""
 
 
-Action = StartGame | Abandon | OfferHint | Forward | ResetDone
+Action = StartGame | AbandonGame | OfferHint | Forward | ResetDone
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,7 +195,7 @@ class Attendant:
             return self._playing(now, human_to_move)
         elif self.phase == "countdown" and now - self.since >= t.countdown:
             self._enter("reset", now)
-            return [Abandon()]
+            return [AbandonGame()]
         return []
 
     def _playing(self, now: float, human_to_move: bool) -> list[Action]:

@@ -1,27 +1,42 @@
-"""The exhibit director: the attendant, the attract loop and the statistics, wired to the
-game controller, the LED sink and the store (L3: protocols only, no library).
+"""The exhibit director: the attendant, the attract loop and the counters (L3, no library).
 
-Placement: the pit input's handler is `director.handle_event` (it decides whether a press
-goes to the game); the controller draws into `director.sink` (a pass-through while a game
-is on, replaced by the attract loop, the countdown or the reset picture otherwise); the
-director listens to the controller's API events to follow games and count what
-curators want counted; the daemon calls `tick()` from its loop.
+The board loop (kiothi_board.board) calls it three times a step and it calls nobody:
+
+- `decide(event)` / `tick(human_to_move)`: a filter in front of the game. It counts the
+  press for the curators and, with exhibition mode on, its attendant decides what the
+  press means (in a game: pass it on; in the attract loop: wake the board; in the reset:
+  tick a pit off) and when a game starts, a hint is offered or an idle game is abandoned.
+  It returns actions; the loop carries them out on the controller.
+- `observe(notices)`: it follows the game through the step's typed notices (games started
+  and finished, wrong presses, hints, the board the game leaves).
+- `compose(game_frame)`: what the rings show, the game's frame (dimmed by the schedule) or
+  one of its own pictures: the attract loop, the countdown, the reset, the closed glow.
+
+Its counters wait in `take_counts()` for the loop to commit with the step's other writes.
 """
 
 from __future__ import annotations
 
-import json
 import logging
 import random
-import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
-from kiothi_board.ai.levels import LevelChoice
 from kiothi_board.clock import Clock
-from kiothi_board.errors import KiothiError
+from kiothi_board.controller.game import expected_board
+from kiothi_board.controller.glance import Glance
+from kiothi_board.controller.notices import (
+    Applied,
+    Failure,
+    Finished,
+    HintReady,
+    Notice,
+    Started,
+    Wrong,
+)
 from kiothi_board.exhibit.attendant import (
-    Abandon,
+    FIRST_LEVEL,
+    AbandonGame,
     Action,
     Attendant,
     Forward,
@@ -34,40 +49,20 @@ from kiothi_board.exhibit.attract import (
     ClosedGlow,
     Countdown,
     Invitation,
-    dim_cached,
     recent_replays,
 )
-from kiothi_board.exhibit.health import RateMeter
-from kiothi_board.exhibit.ports import ExhibitSettings, GameControl
+from kiothi_board.exhibit.ports import ExhibitSettings
 from kiothi_board.exhibit.reset import ResetPicture
 from kiothi_board.exhibit.schedule import Moment, Schedule
-from kiothi_board.guide import Renderer, Ring
-from kiothi_board.hardware.protocols import Frame, InputEvent, PixelSink
+from kiothi_board.frame import Frame
+from kiothi_board.guide import Renderer
+from kiothi_board.hardware.protocols import InputEvent
 from kiothi_board.rules import pit_name
-from kiothi_board.store.base import CountStore, GameStore
+from kiothi_board.store.base import GameStore
 
-__all__ = ["Director", "ExhibitSettings", "GameControl"]
+__all__ = ["Director", "ExhibitSettings"]
 
 log = logging.getLogger(__name__)
-
-
-class _Sink:
-    """The sink the controller draws into: remembers the game's frame, passes it on while
-    the director lets it."""
-
-    def __init__(self, director: Director, inner: PixelSink) -> None:
-        self._director = director
-        self.inner = inner
-
-    @property
-    def leds_per_ring(self) -> int:
-        return self.inner.leds_per_ring
-
-    def show(self, frame: Frame) -> None:
-        self._director._game_frame(frame)
-
-    def close(self) -> None:
-        self.inner.close()
 
 
 class Director:
@@ -77,59 +72,49 @@ class Director:
         self,
         settings: ExhibitSettings,
         *,
-        sink: PixelSink,
         clock: Clock,
         store: GameStore,
         schedule: Schedule,
         renderer: Renderer,
         seed: int = 0,
     ) -> None:
-        """Wire to the real sink; call `attach(controller)` once the controller exists."""
+        """`store` is read for the totals so far and the games the attract loop replays."""
         self.settings = settings
         self.schedule = schedule
         self._clock = clock
         self._store = store
-        self._counts: CountStore | None = store if isinstance(store, CountStore) else None
-        self._out = sink
-        self.sink = _Sink(self, sink)
         self._renderer = renderer
-        self._lock = threading.RLock()
-        self._controller: GameControl | None = None
         self.attendant = Attendant(settings.timing, clock.now(), playing=False)
         self.attract = AttractLoop(renderer, random.Random(seed))
-        self._countdown = Countdown(sink.leds_per_ring)
+        self._countdown = Countdown(renderer.leds)
         self._reset = ResetPicture(renderer)
-        self._last_game_frame: list[Ring] | None = None
-        self._showing_game = False
-        self._moment = schedule.at(clock.wall())
-        self.frames = RateMeter()
+        self._moment: Moment = schedule.at(clock.wall())
+        self._game_frame: Frame | None = None
+        self._board: tuple[int, ...] | None = None  # the counts the last game left
         self.presses = [0] * 20
         self.totals = {"started": 0, "finished": 0, "abandoned": 0}
         self.faults = {"input_faults": 0, "wrong": 0, "hints": 0, "errors": 0}
-        self._offering_hint = False
+        self._counts: dict[str, int] = {}
         self._game_open = False
-        self._last_guide: tuple[object, str] | None = None
-        self._last_out: list[Ring] | None = None
-        self._dimmed: dict[tuple[Ring, float], Ring] = {}
         self.enabled = settings.enabled
-        # Where the director's own pictures go besides the rings (the daemon wires the API's
-        # frame events: the web twin shows what the rings show). Called under `_lock`.
-        self.publish: Callable[[Frame, bool], None] | None = None
 
-    # ------------------------------------------------------------------ wiring
-    def attach(self, controller: GameControl) -> None:
-        """Follow `controller`'s games; resume into `playing` if it has one on."""
-        self._controller = controller
-        stage = controller.state().get("stage")
-        now = self._clock.now()
-        self._game_open = stage in ("open", "turn")
-        self.attendant = Attendant(
-            self.settings.timing, now, playing=self._game_open, is_open=self._moment.open
-        )
+    # ------------------------------------------------------------------ start
+    def start(self, glance: Glance) -> None:
+        """Begin where the board is: playing if it resumed a game, else asking for a reset."""
+        self._game_open = glance.stage in ("open", "turn", "sow", "guided_open", "set")
+        self._board = glance.board
+        self._new_attendant()
         self._load_totals()
-        self._count({"restarts": 1})
-        controller.add_listener(self._on_event)
-        self._load_replays()
+        self._count("restarts")
+        self.attract.replays = recent_replays(self._store, self.settings.replays)
+
+    def _new_attendant(self) -> None:
+        self.attendant = Attendant(
+            self.settings.timing,
+            self._clock.now(),
+            playing=self._game_open,
+            is_open=self._moment.open,
+        )
 
     def _load_totals(self) -> None:
         from kiothi_board.exhibit.stats import stored_totals
@@ -149,261 +134,173 @@ class Director:
         straight to the rings; it still counts what curators count. On, it takes over
         where the board is: a game in progress plays on, otherwise it asks for the reset.
         """
-        with self._lock:
-            if on == self.enabled:
-                return
-            self.enabled = on
-            now = self._clock.now()
-            if on:
-                self.attendant = Attendant(
-                    self.settings.timing, now, playing=self._game_open, is_open=self._moment.open
-                )
-                self._showing_game = False
-                self._draw()
-            elif self._last_game_frame is not None:
-                self._show(self._last_game_frame, 1.0)
-            log.warning("exhibit: exhibition mode switched %s", "on" if on else "off")
-
-    def _load_replays(self) -> None:
-        """A few recent finished games for the attract loop to replay."""
-        self.attract.replays = recent_replays(self._store, self.settings.replays)
-
-    def _count(self, counts: dict[str, int]) -> None:
-        """Add to today's counters in the store (committed before it returns)."""
-        if self._counts is None:
+        if on == self.enabled:
             return
-        try:
-            self._counts.add_counts(self._moment.day, counts)
-        except KiothiError:
-            log.exception("exhibit: could not store counters %r", counts)
+        self.enabled = on
+        if on:
+            self._new_attendant()
+        log.warning("exhibit: exhibition mode switched %s", "on" if on else "off")
 
-    # ------------------------------------------------------------------ inputs
-    def handle_event(self, event: InputEvent) -> None:
-        """The pit input's handler (the board's and the API's presses): count, then let the
-        attendant decide."""
-        with self._lock:
-            if event.kind == "pressed" and 0 <= event.pit < 20 and event.control is None:
-                self.presses[event.pit] += 1
-                self._count({f"press.{pit_name(event.pit)}": 1})
-            elif event.kind == "stuck":
-                self.input_fault()
-            enabled = self.enabled
-            if enabled:
-                actions = self._reset_input(event)
-                actions += self.attendant.on_input(event, self._clock.now())
-                if any(isinstance(a, ResetDone) for a in actions):
-                    self._reset.clear()
-            else:
-                actions = [Forward(event)]  # off: straight to the game
-        self._act(actions)
-        if enabled:
-            with self._lock:
-                self._draw()
+    # ------------------------------------------------------------------ counters
+    def _count(self, key: str, n: int = 1) -> None:
+        self._counts[key] = self._counts.get(key, 0) + n
 
-    def _reset_input(self, event: InputEvent) -> list[Action]:
+    def take_counts(self) -> dict[str, dict[str, int]]:
+        """Today's counters since the last call, by day, for the step's one write."""
+        counts, self._counts = self._counts, {}
+        return {self._moment.day: counts} if counts else {}
+
+    def input_fault(self) -> None:
+        """A stuck button or a lost co-processor link."""
+        self.faults["input_faults"] += 1
+        self._count("input_faults")
+
+    def link_down(self) -> None:
+        """The co-processor link went down (counted as an input fault too)."""
+        self.input_fault()
+        self._count("link_down")
+
+    # ------------------------------------------------------------------ before the game
+    def decide(self, event: InputEvent) -> list[Action]:
+        """One input event: count it, then what it means (off: it goes to the game)."""
+        if event.kind == "pressed" and 0 <= event.pit < 20 and event.control is None:
+            self.presses[event.pit] += 1
+            self._count(f"press.{pit_name(event.pit)}")
+        elif event.kind == "stuck":
+            self.input_fault()
+        if not self.enabled:
+            return [Forward(event)]
+        now = self._clock.now()
+        actions = self._reset_input(event, now)
+        actions += self.attendant.on_input(event, now)
+        return self._started(actions)
+
+    def _reset_input(self, event: InputEvent, now: float) -> list[Action]:
         """While the board waits for its reset: taps tick pits off, sensed seeds count."""
         if self.attendant.phase != "reset" or not 0 <= event.pit < 20:
             return []
         if event.kind == "pressed" and event.control is None:
             self._reset.tap(event.pit)
         elif event.kind == "dropped" and self._reset.drop(event.pit):
-            return self.attendant.on_sensors_confirm(self._clock.now())
+            return self.attendant.on_sensors_confirm(now)
         return []
 
-    def input_fault(self) -> None:
-        """A stuck button or a lost co-processor link."""
-        with self._lock:
-            self.faults["input_faults"] += 1
-            self._count({"input_faults": 1})
-
-    def link_down(self) -> None:
-        """The co-processor link went down (counted as an input fault too)."""
-        with self._lock:
-            self.faults["input_faults"] += 1
-            self._count({"input_faults": 1, "link_down": 1})
-
-    def sensors_confirm(self) -> None:
+    def sensors_confirm(self) -> list[Action]:
         """Seed sensors report the start position."""
-        with self._lock:
-            actions = self.attendant.on_sensors_confirm(self._clock.now())
-            if actions:
+        return self._started(self.attendant.on_sensors_confirm(self._clock.now()))
+
+    def tick(self, human_to_move: bool) -> list[Action]:
+        """Schedules and the attendant's timers; the actions they call for."""
+        self._moment = self.schedule.at(self._clock.wall())
+        if not self.enabled:
+            return []
+        actions = self.attendant.tick(
+            self._clock.now(), is_open=self._moment.open, human_to_move=human_to_move
+        )
+        return self._started(actions)
+
+    def _started(self, actions: list[Action]) -> list[Action]:
+        """Fill in the games the attendant starts; note the hints it offers."""
+        out: list[Action] = []
+        s = self.settings
+        for action in actions:
+            if isinstance(action, ResetDone):
                 self._reset.clear()
-        self._act(actions)
+            elif isinstance(action, StartGame):
+                level = s.level if action.mode == "ai" else FIRST_LEVEL
+                action = StartGame(action.mode, action.side, level, s.pace, s.variant,
+                                   s.long_move_laps)  # fmt: skip
+            elif isinstance(action, OfferHint):
+                self._count("hints_offered")
+            elif isinstance(action, AbandonGame) and not self._game_open:
+                continue
+            out.append(action)
+        return out
 
-    # ------------------------------------------------------------------ controller events
-    def _on_event(self, event: dict[str, Any]) -> None:
-        kind = event.get("type")
+    # ------------------------------------------------------------------ after the game
+    def observe(self, notices: Sequence[Notice]) -> None:
+        """Follow the game through one step's notices."""
         now = self._clock.now()
-        with self._lock:
-            if kind == "new_game":
-                if self._game_open:
-                    self.totals["abandoned"] += 1  # replaced before it ended
-                self._game_open = True
-                self.totals["started"] += 1
-                if self.attendant.phase not in ("playing", "countdown"):
-                    self.attendant.on_game_started(now)
-            elif kind == "game_over":
-                self._game_over(event, now)
-            elif kind == "wrong":
-                self._fault("wrong")
-            elif kind == "hint":
-                if not self._offering_hint:
-                    self._fault("hints")
-            elif kind == "error":
-                self._fault("errors")
-            elif kind in ("move", "capture", "position"):
-                self.attendant.on_game_activity(now)
-            elif kind == "guide":
-                # The game moved on only if the guide did: a hint or a redraw is no move.
-                key = (event.get("stage"), json.dumps(event.get("step"), sort_keys=True))
-                if key != self._last_guide:
-                    self._last_guide = key
+        for notice in notices:
+            match notice:
+                case Started(_, _, game):
+                    self._game_open = True
+                    self._board = expected_board(game)
+                    self.totals["started"] += 1
+                    if self.attendant.phase not in ("playing", "countdown"):
+                        self.attendant.on_game_started(now)
+                case Applied(_, _, new):
+                    self._board = expected_board(new)
                     self.attendant.on_game_activity(now)
+                case Finished(_, outcome, _, _):
+                    self._game_over(None if outcome is None else outcome.end, now)
+                case Wrong():
+                    self._fault("wrong")
+                case HintReady(offered=False):
+                    self._fault("hints")  # asked for: offered ones are counted when offered
+                case Failure():
+                    self._fault("errors")
 
-    def _game_over(self, event: dict[str, Any], now: float) -> None:
+    def _game_over(self, end: str | None, now: float) -> None:
         if not self._game_open:
             return
         self._game_open = False
-        result = event.get("result") or {}
-        ended = result.get("end") if isinstance(result, dict) else None
-        self.totals["abandoned" if ended == "abandoned" else "finished"] += 1
+        self.totals["abandoned" if end == "abandoned" else "finished"] += 1
         self.attendant.on_game_over(now)
 
     def _fault(self, key: str) -> None:
         self.faults[key] += 1
-        self._count({key: 1})
+        self._count(key)
 
-    # ------------------------------------------------------------------ actions
-    def _act(self, actions: Sequence[Action]) -> None:
-        """Carry out the attendant's actions on the controller (never under `_lock`)."""
-        control = self._controller
-        if control is None:
-            return
-        for action in actions:
-            try:
-                if isinstance(action, Forward):
-                    control.handle_event(action.event)
-                elif isinstance(action, StartGame):
-                    self._start(control, action)
-                elif isinstance(action, Abandon):
-                    if self._game_open:
-                        control.abandon()
-                elif isinstance(action, OfferHint):
-                    self._offer_hint(control)
-            except KiothiError as exc:
-                log.info("exhibit: %s failed: %s", type(action).__name__, exc)
-
-    def _start(self, control: GameControl, action: StartGame) -> None:
-        s = self.settings
-        level = s.level if action.mode == "ai" else LevelChoice(1)
-        control.new_game(
-            action.mode, action.side, level, s.pace, s.variant, long_move_laps=s.long_move_laps
-        )
-
-    def _offer_hint(self, control: GameControl) -> None:
-        self._offering_hint = True
-        try:
-            control.hint()
-            self._count({"hints_offered": 1})
-        finally:
-            self._offering_hint = False
-
-    # ------------------------------------------------------------------ time and frames
-    def tick(self) -> None:
-        """Schedules, the attendant's timers, and the frame of the moment."""
-        # The controller draws into this director under its own lock, so the director never
-        # calls the controller while holding its lock (that order would deadlock).
-        with self._lock:
-            self._moment = self.schedule.at(self._clock.wall())
-            if not self.enabled:
-                return
-        state = self._controller.state() if self._controller is not None else {}
-        human = bool(state.get("expect")) or (
-            state.get("stage") in ("open", "turn") and not state.get("ai_to_move")
-        )
-        with self._lock:
-            now = self._clock.now()
-            if not self.enabled:
-                return  # switched off while the controller was asked
-            actions = self.attendant.tick(now, is_open=self._moment.open, human_to_move=human)
-        self._act(actions)
-        with self._lock:
-            self._draw()
-
-    def _game_frame(self, frame: Frame) -> None:
-        with self._lock:
-            self._last_game_frame = [tuple(r) for r in frame]
-            if not self.enabled:
-                self._show(frame, 1.0)
-            elif self.attendant.phase == "playing":
-                self._show(frame, self._moment.brightness)
-            elif self.attendant.phase == "reset":
-                board = (self._controller.state() if self._controller else {}).get("board")
-                if board and len(board) == 20:
-                    self._reset.before = tuple(int(n) for n in board)
-
-    def _show(self, frame: Frame, level: float, *, game: bool = True) -> None:
-        back = game and not self._showing_game  # the game returns after a picture of ours
-        self._showing_game = game
-        if self.publish is not None and (back or not game):
-            self.publish(frame, not game)
-        out = self._dim(frame, level)
-        if out == self._last_out:
-            return  # the rings already show it
-        self._last_out = out
-        self.frames.mark(self._clock.now())
-        self._out.show(out)
-
-    def _dim(self, frame: Frame, level: float) -> list[Ring]:
-        return dim_cached(self._dimmed, frame, level)
-
-    def _draw(self) -> None:
-        """The director's own pictures, for every phase but a game in play."""
+    # ------------------------------------------------------------------ the rings
+    def compose(self, game: Frame) -> tuple[Frame, float]:
+        """What the rings show now and at what brightness: the game's frame while a game is
+        played (or with exhibition mode off), else the director's own picture."""
+        self._game_frame = game
+        if not self.enabled:
+            return game, 1.0
         phase = self.attendant.phase
         now = self._clock.now()
-        m: Moment = self._moment
-        level = m.brightness
-        frame: list[Ring] | None = None
+        m = self._moment
         if phase == "playing":
-            if not self._showing_game and self._last_game_frame is not None:
-                self._show(self._last_game_frame, level)  # back from the countdown
-            return
-        if phase == "countdown" and self._last_game_frame is not None:
+            return game, m.brightness
+        if phase == "countdown":
             left = self.attendant.countdown_left(now) or 0.0
-            total = self.settings.timing.countdown
-            frame = self._countdown.over(self._last_game_frame, left, total)
-        elif phase == "closed":
-            frame = ClosedGlow(self._renderer, dark=self.settings.closed == "dark").frame(now)
-        elif phase == "reset":
-            frame = self._reset.frame(now)
-        elif phase in ("attract", "waking"):
-            if m.quiet:  # quiet hours: no animation, a dim invitation only
-                frame = Invitation(self._renderer).frame(0.0)
-                level *= self.settings.quiet_brightness
-            elif phase == "waking":
-                frame = Invitation(self._renderer, wave_period=0.8).frame(now)
-            else:
-                frame = self.attract.frame(now)
-                level *= self.settings.attract_brightness
-        if frame is not None:
-            self._show(frame, level, game=False)
+            return self._countdown.over(game, left, self.settings.timing.countdown), m.brightness
+        if phase == "closed":
+            glow = ClosedGlow(self._renderer, dark=self.settings.closed == "dark")
+            return glow.frame(now), m.brightness
+        if phase == "reset":
+            if self._board is not None:  # the same board again keeps the pits ticked off
+                self._reset.before = self._board
+            return self._reset.frame(now), m.brightness
+        if m.quiet:  # quiet hours: no animation, a dim invitation only
+            return Invitation(self._renderer).frame(
+                0.0
+            ), m.brightness * self.settings.quiet_brightness
+        if phase == "waking":
+            return Invitation(self._renderer, wave_period=0.8).frame(now), m.brightness
+        return self.attract.frame(now), m.brightness * self.settings.attract_brightness
+
+    def pictured(self) -> bool:
+        """Whether the rings show one of the director's pictures rather than the game."""
+        return self.enabled and self.attendant.phase != "playing"
 
     # ------------------------------------------------------------------ reports
     def status(self) -> dict[str, Any]:
         """The exhibit's state for the API: phase, countdown, schedule, the attract show."""
-        with self._lock:
-            now = self._clock.now()
-            left = self.attendant.countdown_left(now)
-            m = self._moment
-            phase = self.attendant.phase if self.enabled else "off"
-            return {
-                "enabled": self.enabled,
-                "phase": phase,
-                "countdown": None if left is None else round(left, 1),
-                "open": m.open,
-                "quiet": m.quiet,
-                "brightness": m.brightness,
-                "day": m.day,
-                "showing": self.attract.showing if self.attendant.phase == "attract" else None,
-                "instruction": self._reset.instruction() if phase == "reset" else None,
-            }
+        now = self._clock.now()
+        left = self.attendant.countdown_left(now)
+        m = self._moment
+        phase = self.attendant.phase if self.enabled else "off"
+        return {
+            "enabled": self.enabled,
+            "phase": phase,
+            "countdown": None if left is None else round(left, 1),
+            "open": m.open,
+            "quiet": m.quiet,
+            "brightness": m.brightness,
+            "day": m.day,
+            "showing": self.attract.showing if self.attendant.phase == "attract" else None,
+            "instruction": self._reset.instruction() if phase == "reset" else None,
+        }

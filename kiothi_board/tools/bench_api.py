@@ -24,8 +24,9 @@ import tty
 from collections.abc import Callable, Sequence
 
 from kiothi_board.api.server import start_api
+from kiothi_board.board import Board
 from kiothi_board.clock import SystemClock
-from kiothi_board.controller import Controller, random_opponents
+from kiothi_board.controller import random_opponents
 from kiothi_board.hardware.fakes import FakePixelSink
 from kiothi_board.store.memory import MemoryStore
 
@@ -99,7 +100,7 @@ async def _ws_pings(port: int, n: int) -> list[float]:
     return out
 
 
-def _fanout(port: int, service: Controller, subscribers: int, events: int) -> float:
+def _fanout(port: int, service: Board, subscribers: int, events: int) -> float:
     """Seconds until every subscriber has received `events` events."""
     socks = [socket.create_connection(("127.0.0.1", port)) for _ in range(subscribers)]
     readers = [_Lines(lambda s=s: s.recv(1 << 16)) for s in socks]  # type: ignore[misc]
@@ -118,7 +119,7 @@ def _fanout(port: int, service: Controller, subscribers: int, events: int) -> fl
         t.start()
     t0 = time.perf_counter()
     for i in range(events):
-        service.presenter.emit({"type": "hint", "pit": "S1", "n": i})
+        service.loop.listeners.emit({"type": "hint", "pit": "S1", "n": i})
     done.wait(timeout=120)
     elapsed = time.perf_counter() - t0
     for s in socks:
@@ -133,7 +134,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--events", type=int, default=20000, help="events for the fan-out")
     parser.add_argument("--subscribers", type=int, default=10)
     args = parser.parse_args(argv)
-    service = Controller(
+    service = Board(
         sink=FakePixelSink(keep=1),
         clock=SystemClock(),
         store=MemoryStore(),
@@ -156,10 +157,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         }
         print(
             f"kiothi-board bench api: {platform.python_implementation()} "
-            f"{platform.python_version()} on {platform.machine()}, a controller on fake drivers, "
+            f"{platform.python_version()} on {platform.machine()}, the board loop on fake drivers, "
             f"{args.pings} pings per transport"
         )
-        with start_api(service, config) as server:
+        with service.start(), start_api(service, config) as server:
             assert server.tcp_port is not None and server.web_port is not None
             results: dict[str, list[float]] = {}
             results["serial (pty)"] = _pty_pings(master, args.pings)

@@ -12,8 +12,8 @@ import statistics
 import time
 from collections.abc import Sequence
 
+from kiothi_board.board import Board
 from kiothi_board.clock import FakeClock
-from kiothi_board.controller.controller import Controller
 from kiothi_board.guide import Renderer, render, sow_view
 from kiothi_board.hardware.fakes import FakePitInput, FakePixelSink
 from kiothi_board.rules import Position, parse_pit
@@ -44,8 +44,8 @@ def press_latency(presses: int = 2000, seed: int = 1) -> tuple[list[float], list
     clock = FakeClock()
     sink = FakePixelSink(keep=4)
     pit_input = FakePitInput(clock)
-    ctl = Controller(sink=sink, clock=clock, store=MemoryStore())
-    pit_input.start(ctl.handle_event)
+    ctl = Board(sink=sink, clock=clock, store=MemoryStore())
+    pit_input.start(ctl.handle_event)  # the board loop's queue: each press walks it at once
     rng = random.Random(seed)
     ctl.new_game("two", pace="step", variant={"V2": True})
     out: list[float] = []
@@ -89,7 +89,7 @@ def rss_after_games(games: int = 100) -> tuple[float, float]:
     before = _rss_mb()
     clock = FakeClock()
     store = MemoryStore()
-    ctl = Controller(
+    ctl = Board(
         sink=FakePixelSink(keep=4),
         clock=clock,
         store=store,

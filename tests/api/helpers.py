@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from kiothi_board.controller import Controller
+from kiothi_board.board import Board
 
 SCHEMAS = Path(__file__).resolve().parents[2] / "docs" / "api" / "schemas"
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
@@ -156,7 +156,7 @@ def pty_client(master: int) -> LineClient:
 class Ticker:
     """Ticks a controller from a thread, as the daemon's loop does."""
 
-    def __init__(self, controller: Controller, hz: float = 100.0) -> None:
+    def __init__(self, controller: Board, hz: float = 100.0) -> None:
         self._ctl = controller
         self._stop = threading.Event()
         self._period = 1.0 / hz

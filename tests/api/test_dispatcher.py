@@ -10,8 +10,8 @@ import pytest
 from kiothi_board.api import COMMANDS, Dispatcher, LineFramer
 from kiothi_board.api.dispatcher import RateLimiter, Session
 from kiothi_board.api.protocol import TooLong
+from kiothi_board.board import Board
 from kiothi_board.clock import FakeClock
-from kiothi_board.controller import Controller
 from tests.api.helpers import validator
 
 
@@ -42,7 +42,7 @@ class Peer:
 
 
 @pytest.fixture
-def disp(board: Controller) -> Dispatcher:
+def disp(board: Board) -> Dispatcher:
     return Dispatcher(board, token="s3cret", sim=True)
 
 
@@ -147,7 +147,7 @@ def test_a_game_through_the_dispatcher_with_schemas(disp: Dispatcher) -> None:
     ],
 )
 def test_malformed_lines_get_errors_and_change_nothing(
-    disp: Dispatcher, board: Controller, line: bytes | str, code: str
+    disp: Dispatcher, board: Board, line: bytes | str, code: str
 ) -> None:
     p = Peer(disp)
     before = (board.state(), board.session.store.current_game())
@@ -180,7 +180,7 @@ def test_rate_limit() -> None:
     assert lim.allow() and not lim.allow()
 
 
-def test_rate_limited_client_gets_errors(board: Controller) -> None:
+def test_rate_limited_client_gets_errors(board: Board) -> None:
     d = Dispatcher(board, rate=1.0, burst=5.0)
     p = Peer(d)
     codes = [p.req("ping")["ok"] for _ in range(10)]
@@ -188,13 +188,13 @@ def test_rate_limited_client_gets_errors(board: Controller) -> None:
     assert p.req("ping")["error"]["code"] == "rate_limited"
 
 
-def test_outbox_overflow_replaces_backlog_with_one_notice(board: Controller) -> None:
+def test_outbox_overflow_replaces_backlog_with_one_notice(board: Board) -> None:
     d = Dispatcher(board, outbox_limit=5)
     p = Peer(d)
     p.req("subscribe")
     p.session.outbox.take()
     for i in range(12):
-        board.presenter.emit({"type": "hint", "pit": "S1", "n": i})
+        board.loop.listeners.emit({"type": "hint", "pit": "S1", "n": i})
     msgs = p.messages()
     assert p.session.outbox.overflowed
     assert msgs[0]["event"] == "overflow"
@@ -220,14 +220,14 @@ def test_the_adaptive_level_through_the_api(disp: Dispatcher) -> None:
     assert "game_id" in p.req("new_game", mode="ai", level="adaptive")["result"]
 
 
-def test_subscribe_filters_topics(disp: Dispatcher, board: Controller) -> None:
+def test_subscribe_filters_topics(disp: Dispatcher, board: Board) -> None:
     p = Peer(disp)
     p.req("subscribe", topics=["hint"])
-    board.presenter.emit({"type": "hint", "pit": "S3"})
-    board.presenter.emit({"type": "wrong", "pit": "S3", "reason": "not expected"})
+    board.loop.listeners.emit({"type": "hint", "pit": "S3"})
+    board.loop.listeners.emit({"type": "wrong", "pit": "S3", "reason": "not expected"})
     assert [m["event"] for m in p.messages() if "event" in m] == ["hint"]
     p.req("unsubscribe")
-    board.presenter.emit({"type": "hint", "pit": "S3"})
+    board.loop.listeners.emit({"type": "hint", "pit": "S3"})
     assert [m for m in p.messages() if "event" in m] == []
 
 

@@ -9,7 +9,7 @@ import socket
 import pytest
 
 from kiothi_board.api import start_api
-from kiothi_board.controller import Controller
+from kiothi_board.board import Board
 from kiothi_board.errors import BadArgumentError, ConflictError, NotFoundError
 from tests.api.helpers import socket_client
 
@@ -34,7 +34,7 @@ def _raiser(exc: BaseException) -> object:
     ],
 )
 def test_only_project_errors_get_codes_and_the_connection_survives(
-    board: Controller,
+    board: Board,
     monkeypatch: pytest.MonkeyPatch,
     caplog: pytest.LogCaptureFixture,
     exc: BaseException,

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from kiothi_board.api import COMMANDS, Dispatcher, start_api
-from kiothi_board.controller import Controller
+from kiothi_board.board import Board
 from tests.api.conftest import make_board
 from tests.api.helpers import LineClient, pty_client, socket_client
 from tests.conftest import PtyPair
@@ -112,7 +112,7 @@ def _malformed(rng: random.Random) -> bytes:
     return raw
 
 
-def _game_service() -> Controller:
+def _game_service() -> Board:
     service = make_board()
     service.new_game("two", "SN", 3, "step", {})
     return service  # state() counts the stored events: any change would show there

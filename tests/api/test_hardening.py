@@ -12,8 +12,8 @@ import pytest
 
 from kiothi_board.api import Dispatcher, start_api
 from kiothi_board.api.serial_port import SerialTransport
+from kiothi_board.board import Board
 from kiothi_board.config import load, validate
-from kiothi_board.controller import Controller
 from kiothi_board.errors import ConfigError
 from tests.api.conftest import make_board
 
@@ -38,13 +38,13 @@ def test_short_tokens_and_pins_are_refused_naming_the_key_without_showing_them()
     assert validate({"api": {"token": TOKEN, "staff_pin": "123456"}})["api"]["token"] == TOKEN
 
 
-def test_unix_path_in_a_missing_directory_names_the_key(board: Controller) -> None:
+def test_unix_path_in_a_missing_directory_names_the_key(board: Board) -> None:
     cfg = {"tcp_port": None, "web_port": None, "unix_path": "/nonexistent-dir/api.sock"}
     with pytest.raises(ConfigError, match=r"api.unix_path = .*'/nonexistent-dir' does not exist"):
         start_api(board, cfg)
 
 
-def test_a_second_instance_leaves_the_first_ones_socket(board: Controller, tmp_path: Path) -> None:
+def test_a_second_instance_leaves_the_first_ones_socket(board: Board, tmp_path: Path) -> None:
     path = str(tmp_path / "api.sock")
     with start_api(board, {"tcp_port": 0, "web_port": None, "unix_path": path}) as first:
         busy = {"tcp_port": first.tcp_port, "web_port": None, "unix_path": path}
@@ -69,7 +69,7 @@ def test_a_store_path_under_a_regular_file_names_the_key(tmp_path: Path) -> None
 
 
 def test_malformed_and_unreachable_redis_urls_are_reported(
-    board: Controller, caplog: pytest.LogCaptureFixture
+    board: Board, caplog: pytest.LogCaptureFixture
 ) -> None:
     base = {"tcp_port": None, "web_port": None}
     for url in ("http://127.0.0.1:6379", "redis://127.0.0.1:notaport/0"):
@@ -116,7 +116,7 @@ class _TimeoutPort:
         pass
 
 
-def test_after_a_serial_write_timeout_lines_are_not_glued(board: Controller) -> None:
+def test_after_a_serial_write_timeout_lines_are_not_glued(board: Board) -> None:
     d = Dispatcher(board)
     port = _TimeoutPort()
     with SerialTransport(d, port=port).start() as transport:
@@ -138,7 +138,7 @@ def test_after_a_serial_write_timeout_lines_are_not_glued(board: Controller) -> 
 
 
 def test_a_serial_client_over_its_budget_starts_a_fresh_session(
-    board: Controller,
+    board: Board,
 ) -> None:
     d = Dispatcher(board, budget=64 * 1024)
     port = _TimeoutPort()
@@ -149,7 +149,7 @@ def test_a_serial_client_over_its_budget_starts_a_fresh_session(
         first.topics = frozenset({"hint"})
         with port.cond:
             for i in range(200):  # the writer cannot keep up with a flood of events
-                board.presenter.emit({"type": "hint", "pit": "S1", "pad": "x" * 1000, "n": i})
+                board.loop.listeners.emit({"type": "hint", "pit": "S1", "pad": "x" * 1000, "n": i})
             assert port.cond.wait_for(lambda: b'"event":"closed"' in port.wire, 5)
         assert transport.session is not first and first.closed
 
@@ -174,10 +174,10 @@ def test_settings_get_and_a_bare_new_game_use_the_configs_level_and_pace(tmp_pat
         settings = got["result"]["settings"]
         assert (settings["level"], settings["pace"]) == (5, "instant")
         assert settings["variant"] == {"V3": True} and settings["mode"] == "ai"
-        running = daemon.controller.state()["settings"]
+        running = daemon.board.state()["settings"]
         assert (running["level"], running["pace"]) == (5, "instant")  # the same game
         assert d.handle_line(session, b'{"id":2,"cmd":"new_game"}')["ok"]  # type: ignore[index]
-        fresh = daemon.controller.state()["settings"]
+        fresh = daemon.board.state()["settings"]
         assert (fresh["level"], fresh["pace"]) == (5, "instant")
     finally:
         daemon.close()

@@ -93,7 +93,7 @@ def test_board_publishes_status_state_and_takes_commands(
         w.client.publish(f"{base}/cmd/t1", b"{not json")
         bad = json.loads(w.wait(f"{base}/reply/t1", lambda p: b"parse_error" in p))
         assert bad["ok"] is False
-        daemon.controller.press(5)  # S6: lift for the opening; an event reaches the broker
+        daemon.board.press(5)  # S6: lift for the opening; an event reaches the broker
         w.wait(f"{base}/events")
     finally:
         w.close()

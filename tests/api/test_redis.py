@@ -11,7 +11,7 @@ import redis
 
 from kiothi_board.api import Dispatcher
 from kiothi_board.api.redis_bus import RedisBus
-from kiothi_board.controller import Controller
+from kiothi_board.board import Board
 from tests.api.helpers import validator
 from tests.conftest import RedisServer, wait_until
 
@@ -28,7 +28,7 @@ def _wait(pred: Any, timeout: float = 30.0) -> None:
 
 
 def test_state_events_commands_and_a_redis_restart_mid_game(
-    redis_proc: RedisServer, board: Controller
+    redis_proc: RedisServer, board: Board
 ) -> None:
     d = Dispatcher(board)
     url = f"redis://127.0.0.1:{redis_proc.port}/0"
@@ -93,7 +93,7 @@ def test_state_events_commands_and_a_redis_restart_mid_game(
         d.close()
 
 
-def _first(service: Controller) -> int:
+def _first(service: Board) -> int:
     from kiothi_board.rules import parse_pit
 
     return parse_pit(service.state()["position"]["legal"][0])

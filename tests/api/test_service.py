@@ -7,7 +7,8 @@ from typing import Any
 import pytest
 
 from kiothi_board.api import ApiConfig, BoardService, frame_to_hex
-from kiothi_board.controller import Controller
+from kiothi_board.board import Board
+from kiothi_board.controller.notices import SettingsChanged
 from kiothi_board.errors import ConfigError
 from kiothi_board.hardware.fakes import FakePixelSink
 from kiothi_board.hardware.protocols import InputEvent
@@ -17,20 +18,22 @@ from tests.api.helpers import validator
 
 
 def test_the_controller_is_the_board_service(
-    real_service: tuple[Controller, FakePixelSink],
+    real_service: tuple[Board, FakePixelSink],
 ) -> None:
     assert isinstance(real_service[0], BoardService)
 
 
 def test_adapter_events_settings_and_games(
-    real_service: tuple[Controller, FakePixelSink],
+    real_service: tuple[Board, FakePixelSink],
 ) -> None:
     ctl, sink = real_service
     service = ctl
     events: list[dict[str, Any]] = []
     applied: list[dict[str, Any]] = []
     service.add_listener(events.append)
-    service._on_settings = applied.append  # what the daemon passes to apply palette/brightness
+    service.add_notice_listener(  # what the loop applies (brightness) and tells the API
+        lambda n: applied.append(n.settings) if isinstance(n, SettingsChanged) else None
+    )
     gid = service.new_game("two", "SN", 3, "instant", {"V2": True, "ply_limit": 2})
     service.press(5)
     ctl.handle_event(InputEvent("pressed", 15, 0.0))  # as the daemon's pit input does

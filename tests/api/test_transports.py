@@ -16,7 +16,7 @@ import serial  # type: ignore[import-untyped]
 
 from kiothi_board.api import Dispatcher, start_api
 from kiothi_board.api.serial_port import SerialTransport
-from kiothi_board.controller import Controller
+from kiothi_board.board import Board
 from tests.api.helpers import pty_client, socket_client, validator
 from tests.conftest import PtyPair
 
@@ -37,7 +37,7 @@ def _play(client: Any, *, limit: int = 400) -> dict[str, Any]:
 
 
 def test_pty_serial_client_plays_a_full_game_while_sockets_watch(
-    real_service: tuple[Controller, Any], tmp_path: Path, pty_pair: PtyPair
+    real_service: tuple[Board, Any], tmp_path: Path, pty_pair: PtyPair
 ) -> None:
     service, _sink = real_service
     master, slave = pty_pair
@@ -119,7 +119,7 @@ class _Recording:
         return [x for x in b"".join(self.written).split(b"\n") if x]
 
 
-def test_loop_serial_answers_and_ignores_its_own_echo(board: Controller) -> None:
+def test_loop_serial_answers_and_ignores_its_own_echo(board: Board) -> None:
     d = Dispatcher(board)
     rec = _Recording()
     with SerialTransport(d, port=rec).start():
@@ -143,7 +143,7 @@ def test_loop_serial_answers_and_ignores_its_own_echo(board: Controller) -> None
 TOKEN = "a-test-token-of-24-chars"
 
 
-def test_remote_tcp_peer_is_spectator_until_token(board: Controller) -> None:
+def test_remote_tcp_peer_is_spectator_until_token(board: Board) -> None:
     from kiothi_board.api.server import _loopback
 
     assert _loopback("127.0.0.1") and _loopback("::1") and not _loopback("192.168.1.5")
@@ -151,7 +151,7 @@ def test_remote_tcp_peer_is_spectator_until_token(board: Controller) -> None:
         assert "t0k" not in repr(server.config)
 
 
-def test_websocket_client_and_spectator_origin(board: Controller) -> None:
+def test_websocket_client_and_spectator_origin(board: Board) -> None:
     import aiohttp
 
     cfg = {"tcp_port": None, "web_port": 0, "sim": True, "token": TOKEN}
@@ -188,7 +188,7 @@ def test_websocket_client_and_spectator_origin(board: Controller) -> None:
 
 
 def test_a_client_that_falls_behind_gets_an_overflow_notice(
-    board: Controller,
+    board: Board,
 ) -> None:
     cfg = {"tcp_port": 0, "web_port": None, "outbox_limit": 50, "health_interval": 0}
     with start_api(board, cfg) as server:
@@ -200,7 +200,7 @@ def test_a_client_that_falls_behind_gets_an_overflow_notice(
         # client is not reading fast enough, so the board drops its backlog (bounded
         # memory), says so, and carries on serving it.
         for i in range(20000):
-            board.presenter.emit({"type": "hint", "pit": "S1", "n": i})
+            board.loop.listeners.emit({"type": "hint", "pit": "S1", "n": i})
         client.wait_event(lambda e: e["event"] == "overflow", timeout=10)
         assert client.request("ping")["ok"]
         hints = [e for e in client.events if e["event"] == "hint"]
@@ -209,17 +209,17 @@ def test_a_client_that_falls_behind_gets_an_overflow_notice(
 
 
 def test_a_serial_port_that_cannot_open_fails_start_and_frees_the_rest(
-    board: Controller,
+    board: Board,
 ) -> None:
     from kiothi_board.errors import LinkError
 
     cfg = {"tcp_port": 0, "web_port": None, "serial": ["/dev/kiothi-no-such-port"]}
     with pytest.raises(LinkError, match="kiothi-no-such-port"):
         start_api(board, cfg)
-    assert not board.presenter.listeners  # the dispatcher let go of the service
+    assert not board.loop.listeners  # the dispatcher let go of the service
 
 
-def test_serial_peer_hangup_is_survived(board: Controller, pty_pair: PtyPair) -> None:
+def test_serial_peer_hangup_is_survived(board: Board, pty_pair: PtyPair) -> None:
     master, slave = pty_pair
     d = Dispatcher(board)
     transport = SerialTransport(d, os.ttyname(slave), backoff=(0.01, 0.05)).start()

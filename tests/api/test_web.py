@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 from kiothi_board.api import frame_to_hex, start_api
-from kiothi_board.controller import Controller
+from kiothi_board.board import Board
 from kiothi_board.hardware.fakes import FakePixelSink
 from tests.api.helpers import ARTIFACTS
 from tests.browser import WAIT_MS, chromium, wait_js
@@ -16,7 +16,7 @@ PIN = "246810"
 
 
 def test_browser_plays_a_move_by_clicking_pits(
-    real_service: tuple[Controller, FakePixelSink],
+    real_service: tuple[Board, FakePixelSink],
 ) -> None:
     ctl, sink = real_service
     service = ctl

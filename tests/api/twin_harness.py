@@ -10,9 +10,9 @@ from pathlib import Path
 from typing import Any
 
 from kiothi_board.api import start_api
+from kiothi_board.board import Board
 from kiothi_board.clock import SystemClock
 from kiothi_board.config import validate
-from kiothi_board.controller import Controller
 from kiothi_board.controller.opponent import ReadyHandle
 from kiothi_board.hardware.fakes import FakePixelSink
 from kiothi_board.rules import Lift, OpeningAction, Position
@@ -35,7 +35,7 @@ CONTRAST_JS = (Path(__file__).parent / "contrast.js").read_text()
 class Twin:
     """The controller, its page URL and a launched Chromium."""
 
-    ctl: Controller
+    ctl: Board
     sink: FakePixelSink
     url: str
     browser: Any
@@ -108,7 +108,7 @@ class LiftingOpponent:
 def serve(browser: Any) -> Iterator[Twin]:
     """A fresh controller (no game yet) and the API with the web door, in sim mode."""
     sink = FakePixelSink(leds_per_ring=16, keep=5000)
-    ctl = Controller(
+    ctl = Board(
         sink=sink,
         clock=SystemClock(),
         store=MemoryStore(),

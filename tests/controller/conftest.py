@@ -1,4 +1,4 @@
-"""A rig of fake drivers around a Controller, and a player who follows the lights."""
+"""A rig of fake drivers around a Board, and a player who follows the lights."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
+from kiothi_board.board import Board
 from kiothi_board.clock import FakeClock
-from kiothi_board.controller import Controller
 from kiothi_board.guide import DEFAULT, Cue
 from kiothi_board.hardware.fakes import FakePitInput, FakePixelSink
 from kiothi_board.rules import parse_pit
@@ -24,7 +24,7 @@ class Rig:
     sink: FakePixelSink
     pit_input: FakePitInput
     store: MemoryStore
-    ctl: Controller
+    ctl: Board
     events: list[dict[str, Any]] = field(default_factory=list)
 
     def lit(self, cue: Cue) -> list[int]:
@@ -87,7 +87,7 @@ def make_rig(store: MemoryStore | None = None, **kwargs: Any) -> Rig:
     sink = FakePixelSink(keep=50)
     pit_input = FakePitInput(clock)
     store = store or MemoryStore()
-    ctl = Controller(sink=sink, clock=clock, store=store, **kwargs)
+    ctl = Board(sink=sink, clock=clock, store=store, **kwargs)
     rig = Rig(clock, sink, pit_input, store, ctl)
     ctl.add_listener(rig.events.append)
     pit_input.start(ctl.handle_event)

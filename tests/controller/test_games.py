@@ -7,7 +7,7 @@ import random
 import pytest
 
 from kiothi_board.ai.levels import LevelChoice
-from kiothi_board.controller import Controller
+from kiothi_board.board import Board
 from kiothi_board.controller.opponent import Opponent
 from kiothi_board.players import AIFactory
 from kiothi_board.rules import GameRecord, parse_record
@@ -84,7 +84,7 @@ def test_resume_restores_the_same_guide_step_mid_move() -> None:
         rig.pit_input.tap(pit)
     before = rig.ctl.state()
     frame = rig.ctl.frame()
-    again = Controller.resume(rig.store, sink=rig.sink, clock=rig.clock, opponent_factory=None)
+    again = Board.resume(rig.store, sink=rig.sink, clock=rig.clock, opponent_factory=None)
     after = again.state()
     for key in ("stage", "guide", "expect", "board", "position", "actions", "pending"):
         assert after[key] == before[key], key
@@ -104,7 +104,7 @@ def test_a_game_stored_before_the_renumbering_resumes_against_the_same_player() 
         asked.append(level.to_json())
         return fallback(level)
 
-    ctl = Controller.resume(rig.store, sink=rig.sink, clock=rig.clock, opponent_factory=factory)
+    ctl = Board.resume(rig.store, sink=rig.sink, clock=rig.clock, opponent_factory=factory)
     assert ctl.state()["settings"]["level"] == 9  # Master, as before the upgrade
     assert asked == [9]
 
@@ -115,7 +115,7 @@ def test_a_new_game_stores_the_numbering_of_its_level() -> None:
     current = rig.store.current_game()
     assert current is not None
     assert current[1]["level"] == 6 and current[1]["ladder"] == 2
-    again = Controller.resume(rig.store, sink=rig.sink, clock=rig.clock, opponent_factory=None)
+    again = Board.resume(rig.store, sink=rig.sink, clock=rig.clock, opponent_factory=None)
     assert again.state()["settings"]["level"] == 6  # read back unchanged
 
 
@@ -138,14 +138,14 @@ def test_a_stored_game_this_build_cannot_read_is_kept_and_the_board_starts(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     """A game stored by a newer build (a level it does not have) or a damaged one stopped
-    the daemon at every start: Controller.resume raised. Now the board starts without it,
+    the daemon at every start: Board.resume raised. Now the board starts without it,
     says which game and why, and the game stays in the store as it was."""
     rig = make_rig()
     gid = rig.store.begin_game(meta)
     for event in events:
         rig.store.append_event(gid, event)
     factory = AIFactory()  # the daemon's: it refuses a level it does not have
-    ctl = Controller.resume(rig.store, sink=rig.sink, clock=rig.clock, opponent_factory=factory)
+    ctl = Board.resume(rig.store, sink=rig.sink, clock=rig.clock, opponent_factory=factory)
     assert ctl.state()["stage"] == "none"
     assert f"game {gid}" in caplog.text and why in caplog.text
     current = rig.store.current_game()

@@ -13,8 +13,9 @@ from typing import Any
 
 import pytest
 
+from kiothi_board.board import Board
 from kiothi_board.clock import FakeClock
-from kiothi_board.controller import Command, Controller, Gestures, Settings, apply, random_opponents
+from kiothi_board.controller import Command, Gestures, Settings, apply, random_opponents
 from kiothi_board.controller.events import Advance, Resign, Revert, Select, from_json, to_json
 from kiothi_board.controller.game import new_game
 from kiothi_board.controller.notices import Applied, Notice, Started
@@ -58,7 +59,7 @@ def test_a_store_written_by_the_old_controller_resumes(tmp_path: Path) -> None:
     shutil.copy(DATA / "legacy-store.sqlite", db)
     want = json.loads((DATA / "legacy-store.json").read_text())
     store = SqliteStore(db)
-    ctl = Controller.resume(store, sink=FakePixelSink(), clock=FakeClock())
+    ctl = Board.resume(store, sink=FakePixelSink(), clock=FakeClock())
     st = ctl.state()
     for key in ("game_id", "events", "stage", "actions", "position", "board", "guide", "expect"):
         assert st[key] == want["state"][key], key
@@ -183,9 +184,7 @@ def _norm(frame: Any) -> list[tuple[tuple[int, ...], ...]]:
 
 
 def _demo(level: int) -> list[str]:
-    ctl = Controller(
-        sink=FakePixelSink(), clock=FakeClock(), store=MemoryStore(), rng=random.Random(5)
-    )
+    ctl = Board(sink=FakePixelSink(), clock=FakeClock(), store=MemoryStore(), rng=random.Random(5))
     ctl.new_game("demo", level=level, pace="instant", variant={"ply_limit": 30})
     while ctl.state()["stage"] not in ("over", "none"):
         ctl.tick()
@@ -213,7 +212,7 @@ def test_a_game_killed_between_its_last_step_and_completion_completes_on_the_nex
     crashed.begin_game(current[1])
     for event in current[2][:-1]:  # the crash: the last step is stored, its completion not
         crashed.append_event(1, event)
-    ctl = Controller(sink=FakePixelSink(), clock=FakeClock(), store=crashed)
+    ctl = Board(sink=FakePixelSink(), clock=FakeClock(), store=crashed)
     st = ctl.state()
     assert st["stage"] == "sow" and st["guide"]["kind"] == "done"  # resumed exactly there
     ctl.tick()

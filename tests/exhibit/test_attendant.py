@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from kiothi_board.exhibit.attendant import (
-    Abandon,
+    AbandonGame,
     Attendant,
     Forward,
     OfferHint,
@@ -58,7 +58,7 @@ def test_idle_game_counts_down_then_is_abandoned_and_a_reset_asked() -> None:
     assert a.tick(80.0, is_open=True, human_to_move=True) == [OfferHint()]
     assert a.tick(110.0, is_open=True, human_to_move=True) == []
     assert a.phase == "countdown" and a.countdown_left(115.0) == 5.0
-    assert a.tick(120.0, is_open=True, human_to_move=True) == [Abandon()]
+    assert a.tick(120.0, is_open=True, human_to_move=True) == [AbandonGame()]
     assert a.phase == "reset"
     assert a.on_input(press(1, 121.0), 121.0) == [], "a tap does not confirm a reset"
     assert a.on_input(InputEvent("held", 1, 122.0, seconds=1.0), 122.0) == [ResetDone()]

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from kiothi_board.ai.levels import LevelChoice
 from kiothi_board.clock import FakeClock
 from kiothi_board.config import validate
 from kiothi_board.daemon import Daemon
@@ -16,22 +17,22 @@ from kiothi_board.guide import Renderer
 from kiothi_board.hardware.fakes import FakePixelSink
 from kiothi_board.hardware.protocols import InputEvent
 from kiothi_board.store.memory import MemoryStore
-from tests.exhibit.test_director import Clock, Control, step
+from tests.exhibit.test_director import Clock, Control, Rig, step
 
 BRIGHT = [((200, 100, 50),) * 16] * 20  # a game's frame at full brightness
 
 
-def make_off() -> tuple[Director, Control, Clock, FakePixelSink]:
+def make_off() -> tuple[Any, Control, Clock, FakePixelSink]:
     clock = Clock()
     sink = FakePixelSink(16, keep=4)
     timing = Timing(idle_after=60, countdown=10, hint_after=30, two_player_window=3, over_seconds=5)
+    store = MemoryStore()
     director = Director(
-        ExhibitSettings(timing, level=1, enabled=False), sink=sink, clock=clock,
-        store=MemoryStore(), renderer=Renderer(leds=16), schedule=Schedule(timezone="UTC"),
+        ExhibitSettings(timing, level=LevelChoice(1), enabled=False), clock=clock,
+        store=store, renderer=Renderer(leds=16), schedule=Schedule(timezone="UTC"),
     )  # fmt: skip
-    control = Control()
-    director.attach(control)
-    return director, control, clock, sink
+    control = Control(store)
+    return Rig(director, control, sink, clock), control, clock, sink
 
 
 def test_off_the_director_steps_aside_but_still_counts() -> None:
@@ -42,14 +43,16 @@ def test_off_the_director_steps_aside_but_still_counts() -> None:
     assert director.presses[3] == 1, "and is counted for the curators"
     step(director, clock, 600)  # no idle countdown, no abandon, no attract loop
     assert control.calls == [] and director.status()["phase"] == "off"
-    director.sink.show(BRIGHT)
+    director.game.show(BRIGHT)
     assert list(sink.last) == BRIGHT, "the game's frames reach the rings undimmed"
 
 
 def test_switched_on_mid_game_the_game_plays_on_then_an_abandoned_game_is_caught() -> None:
     director, control, clock, sink = make_off()
-    control.new_game("two", "S", 1, "step")  # a game started on the plain board
-    director.sink.show(BRIGHT)
+    director.loop.call(
+        lambda: control.new_game("two", "S", LevelChoice(1), "step")
+    )  # on the plain board
+    director.game.show(BRIGHT)
     director.set_enabled(True)
     assert director.status()["phase"] == "playing"
     assert list(sink.last) == BRIGHT, "the game stays on the rings"
@@ -62,7 +65,7 @@ def test_switched_on_mid_game_the_game_plays_on_then_an_abandoned_game_is_caught
 
 def test_switched_off_from_the_attract_loop_the_game_picture_comes_back() -> None:
     director, _control, clock, sink = make_off()
-    director.sink.show(BRIGHT)
+    director.game.show(BRIGHT)
     director.set_enabled(True)
     assert director.status()["phase"] == "reset", "no game: the board asks for its start"
     director.handle_event(InputEvent("held", 4, clock.t, seconds=1.0))
@@ -103,9 +106,9 @@ def test_exhibit_set_is_staff_only_checked_and_switches_the_running_board(
         assert on["enabled"] is True and on["phase"] in ("reset", "playing")
         # A press on the board now goes through the attendant: in the reset picture a
         # tap is not a move.
-        before = daemon.controller.state()["events"]
-        daemon.exhibition.director.handle_event(InputEvent("pressed", 2, 0.0))
-        assert daemon.controller.state()["events"] == before
+        before = daemon.board.state()["events"]
+        daemon.board.handle_event(InputEvent("pressed", 2, 0.0))
+        assert daemon.board.state()["events"] == before
         off = _ask(daemon, staff, 6, "exhibit.set", enabled=False)["result"]["exhibit"]
         assert off == {**off, "enabled": False, "phase": "off"}
     finally:
@@ -122,59 +125,40 @@ def test_a_press_from_the_api_goes_through_the_attendant(tmp_path: Path) -> None
         staff = daemon.api.dispatcher.open_session(  # type: ignore[union-attr]
             "direct", "staff", trusted=True, wake=lambda: None
         )
-        before = daemon.controller.state()["events"]
+        before = daemon.board.state()["events"]
         assert _ask(daemon, staff, 1, "press", pit="S3")["ok"]
         assert director.presses[2] == 1, "counted for the curators like a board press"
-        assert daemon.controller.state()["events"] == before, "in the reset picture: no move"
+        assert daemon.board.state()["events"] == before, "in the reset picture: no move"
         assert _ask(daemon, staff, 2, "press", pit="S3", hold=True)["ok"]
         assert director.status()["phase"] == "attract", "a hold confirms the reset"
     finally:
         daemon.close()
 
 
-class LockedControl(Control):
-    """A controller with its own lock that draws into the director while holding it."""
-
-    def __init__(self, director_sink: Any, t1_in: Any, t2_in: Any) -> None:
-        super().__init__()
-        import threading
-
-        self.lock = threading.RLock()
-        self.sink = director_sink
-        self.t1_in, self.t2_in = t1_in, t2_in
-
-    def state(self) -> dict[str, Any]:
-        if self.t1_in.is_set():  # the director's loop asks while the API thread draws
-            self.t2_in.set()
-        with self.lock:
-            return super().state()
-
-
-def test_the_loop_and_an_api_thread_drawing_do_not_deadlock() -> None:
-    """The API thread holds the controller's lock and draws (director's lock); the main
-    loop's tick must not hold the director's lock while it waits for the controller."""
+def test_the_running_loop_and_api_threads_never_wait_on_each_other() -> None:
+    """The loop owns the game on its own thread; API threads only queue calls and wait for
+    the answers, while the loop ticks and draws: nothing is held across the two (the old
+    director and controller each had a lock, and had to be taken in one order)."""
     import threading
 
-    director, _control, clock, _sink = make_off()
+    director, control, clock, _sink = make_off()
     director.set_enabled(True)
-    t1_in, t2_in = threading.Event(), threading.Event()
-    control = LockedControl(director.sink, t1_in, t2_in)
-    director.attach(control)
+    director.loop.start()
+    answers: list[object] = []
 
     def api_thread() -> None:
-        with control.lock:
-            t1_in.set()
-            t2_in.wait(30)  # the loop is now asking the controller for its state
-            director.sink.show(BRIGHT)  # a frame drawn under the controller's lock
+        for _ in range(200):
+            answers.append(director.loop.ask(director.director.status))
+            director.loop.call(lambda: control.run("hint"))
 
-    def loop_thread() -> None:
-        t1_in.wait(30)
-        clock.t += 0.5
-        director.tick()
-
-    threads = [threading.Thread(target=f, daemon=True) for f in (api_thread, loop_thread)]
+    threads = [threading.Thread(target=api_thread, daemon=True) for _ in range(3)]
     for t in threads:
         t.start()
+    for _ in range(200):
+        clock.t += 0.5
+        director.loop.feed(InputEvent("pressed", 2, clock.t))
     for t in threads:
-        t.join(10)
-    assert not any(t.is_alive() for t in threads), "deadlock: director and controller locks"
+        t.join(30)
+    director.loop.close()
+    assert not any(t.is_alive() for t in threads), "an API thread waited for ever"
+    assert len(answers) == 600 and control.calls.count(("hint",)) == 600
