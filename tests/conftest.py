@@ -22,9 +22,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import settings
 
 from kiothi_board.clock import FakeClock
 from kiothi_board.hardware.fakes import FakePixelSink
+
+# Hypothesis fails an example that takes over 200 ms by default: on a loaded machine that is
+# the machine, not the code. Properties are checked for what they say, never for speed.
+settings.register_profile("kiothi", deadline=None)
+settings.load_profile("kiothi")
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

@@ -10,7 +10,7 @@ from kiothi_board.players import AIFactory, AIHandle
 from kiothi_board.rules import OpeningAction, Position, Variant
 
 
-def wait_done(handle: AIHandle, seconds: float = 10.0) -> None:
+def wait_done(handle: AIHandle, seconds: float = 60.0) -> None:
     deadline = time.monotonic() + seconds
     while not handle.done():
         assert time.monotonic() < deadline, "the AI did not answer in time"
@@ -78,7 +78,7 @@ def test_a_low_level_hint_says_why_in_words() -> None:
             ctl.tick()
             return any(e["type"] == "hint" for e in events)
 
-        assert wait_until(hinted, 20.0)
+        assert wait_until(hinted, 60.0)
         hint = next(e for e in events if e["type"] == "hint")
         assert isinstance(hint["why"], str) and hint["pit"] in hint["why"]
         assert ctl.state()["said"] == hint["why"]
