@@ -15,6 +15,7 @@ from typing import Any
 
 from kiothi_board.errors import ConfigError
 from kiothi_board.hardware.pinmap import load_map
+from kiothi_board.hardware.registry import LED_OUTPUTS, PIT_INPUTS
 
 Check = Callable[[Any], str | None]  # returns the reason a value is bad, or None
 
@@ -137,7 +138,7 @@ SCHEMA: dict[str, dict[str, Key]] = {
         "input": Key(
             (str,),
             "auto",
-            one_of("auto", "gpio", "coprocessor", "sim"),
+            one_of(*PIT_INPUTS.choices()),
             "pit inputs: the Pi's GPIO, the RP2040 co-processor, or simulated",
         ),
         "port": Key((str,), "/dev/kiothi-io", None, "the co-processor's serial port or URL"),
@@ -161,7 +162,7 @@ SCHEMA: dict[str, dict[str, Key]] = {
         "output": Key(
             (str,),
             "auto",
-            one_of("auto", "neopixel", "neopixel-pwm", "coprocessor", "sim"),
+            one_of(*LED_OUTPUTS.choices()),
             "neopixel: SPI0 MOSI (GPIO10, no root); neopixel-pwm: rpi_ws281x on leds.pin",
         ),
         "leds_per_ring": Key((int,), 16, one_of(12, 16, 24)),

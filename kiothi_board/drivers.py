@@ -1,7 +1,8 @@
 """Choosing drivers (L4, for the daemon): one rule for every concern.
 
 Each concern — pit input (`board.input`), LED output (`leds.output`), the co-processor link
-(`board.port`) and the game store (`store.backend`) — is resolved on its own:
+(`board.port`) and the game store (`store.backend`) — is resolved on its own; the pit inputs
+and LED outputs are the drivers of `kiothi_board.hardware.registry`:
 
 - a driver named in the config is required: if it cannot be opened, `DriverUnavailableError`
   says which key asked for it and why it is missing;
@@ -14,7 +15,7 @@ from __future__ import annotations
 
 import logging
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -27,8 +28,8 @@ from kiothi_board.errors import (
     LinkError,
     StoreError,
 )
-from kiothi_board.hardware.fakes import FakePitInput, FakePixelSink
 from kiothi_board.hardware.protocols import PitInput, PixelSink
+from kiothi_board.hardware.registry import LED_OUTPUTS, PIT_INPUTS, Registry
 from kiothi_board.store.base import GameStore
 
 if TYPE_CHECKING:
@@ -96,10 +97,17 @@ class Drivers:
         resources: list[Any],
         sim: bool = False,
         device_clock: Clock | None = None,
+        leds: Mapping[str, Any] | None = None,
+        root: Path = Path("/"),
     ) -> None:
         """`device_clock` times the co-processor link and its inputs (default `clock`; on
-        fake time the daemon gives it the system clock: a wire's heartbeat is real time)."""
+        fake time the daemon gives it the system clock: a wire's heartbeat is real time).
+        `leds` replaces the `[leds]` table (the doctor's walk runs at the brightness cap);
+        `root` is where /sys is (spidev's bufsiz)."""
         self.config = config
+        self.board = config["board"]
+        self.leds = leds if leds is not None else config["leds"]
+        self.root = root
         self.clock = clock
         self.device_clock = device_clock or clock
         self.resources = resources
@@ -130,55 +138,36 @@ class Drivers:
             self.link = self._keep(require(key, "coprocessor", what, open_link))
         return self.link
 
-    # -- pit input ----------------------------------------------------------------------------
+    # -- pit input and LED output: the registry's drivers --------------------------------------
+    def open(self, registry: Registry[T], choice: str) -> T:
+        """The driver `choice` of `registry` (named: required; `auto`: real, else the fake)."""
+        if choice == "auto":
+            real, fake = registry.auto
+            driver, fell = fall_back(
+                registry.key,
+                registry[real].what,
+                lambda: registry[real].open(self),
+                lambda: registry[fake].open(self),
+            )
+            if fell:
+                self.fell_back.append(registry.key)
+            return self._keep(driver)
+        entry = registry[choice]
+        return self._keep(require(registry.key, choice, entry.what, lambda: entry.open(self)))
+
     def pit_input(self) -> PitInput:
         """The pit input `board.input` names (`--sim`: the fake)."""
-        board = self.config["board"]
-        choice = "sim" if self.sim else board["input"]
-        timing: dict[str, Any] = {
-            "clock": self.clock,
-            "debounce": board["debounce_ms"] / 1000,
-            "hold_time": board["hold_s"],
-            "stuck_time": board["stuck_s"],
-            "sensor": board["sensor"],
-        }
-        if choice == "coprocessor":
-            from kiothi_board.hardware.link import LinkPitInput
+        return self.open(PIT_INPUTS, "sim" if self.sim else self.board["input"])
 
-            link_timing = {**timing, "clock": self.device_clock}
-            return self._keep(LinkPitInput(self.coprocessor("board.input"), **link_timing))
+    def pixel_sink(self) -> PixelSink:
+        """The LED output `leds.output` names (`--sim`: the fake), whatever the inputs did."""
+        return self.open(LED_OUTPUTS, "sim" if self.sim else self.leds["output"])
 
-        def open_gpio() -> PitInput:
-            from kiothi_board.hardware.gpio import GpioPitInput
-
-            with warnings.catch_warnings():
-                # gpiozero warns once per pin library it tries; our one warning suffices.
-                warnings.simplefilter("ignore")
-                return GpioPitInput(
-                    board["pins"],
-                    control_pins=board["control_pins"],
-                    pull_up=board["pull_up"],
-                    **timing,
-                )
-
-        def open_fake() -> PitInput:
-            return FakePitInput(self.clock)
-
-        if choice == "gpio":
-            return self._keep(require("board.input", choice, "GPIO pit input", open_gpio))
-        if choice == "auto":
-            inputs, fell = fall_back("board.input", "GPIO pit input", open_gpio, open_fake)
-            if fell:
-                self.fell_back.append("board.input")
-            return self._keep(inputs)
-        return self._keep(open_fake())
-
-    # -- LED output ---------------------------------------------------------------------------
     def layout(self) -> RingLayout:
         """The ring layout `leds.*` describes."""
         from kiothi_board.hardware.layout import RingLayout
 
-        leds = self.config["leds"]
+        leds = self.leds
         layout_keys: dict[str, Any] = {
             "leds_per_ring": leds["leds_per_ring"],
             "offset": leds["offset"],
@@ -187,44 +176,6 @@ class Drivers:
         if leds["chain"]:
             layout_keys["chain"] = leds["chain"]
         return RingLayout.from_config(layout_keys)
-
-    def pixel_sink(self) -> PixelSink:
-        """The LED output `leds.output` names (`--sim`: the fake), whatever the inputs did."""
-        leds = self.config["leds"]
-        choice = "sim" if self.sim else leds["output"]
-        limits: dict[str, Any] = {
-            "brightness": leds["brightness"],
-            "max_brightness": leds["max_brightness"],
-            "supply_milliamps": leds["supply_milliamps"],
-        }
-        if choice == "coprocessor":
-            from kiothi_board.hardware.link import LinkPixelSink
-
-            link = self.coprocessor("leds.output")
-            return self._keep(LinkPixelSink(link, self.layout(), **limits))
-
-        def open_rings() -> PixelSink:
-            from kiothi_board.hardware.neopixel import NeoPixelRings
-
-            return NeoPixelRings(
-                self.layout(),
-                bus="pwm" if choice == "neopixel-pwm" else "spi",  # SPI0 MOSI unless asked
-                pin_name=leds["pin"],
-                pixel_order=leds["pixel_order"],
-                **limits,
-            )
-
-        def open_fake() -> PixelSink:
-            return FakePixelSink(leds["leds_per_ring"], keep=4)
-
-        if choice in ("neopixel", "neopixel-pwm"):
-            return self._keep(require("leds.output", choice, "NeoPixel LED output", open_rings))
-        if choice == "auto":
-            sink, fell = fall_back("leds.output", "NeoPixel LED output", open_rings, open_fake)
-            if fell:
-                self.fell_back.append("leds.output")
-            return self._keep(sink)
-        return self._keep(open_fake())
 
     # -- the game store -----------------------------------------------------------------------
     def store(self, state_dir: Path) -> GameStore:

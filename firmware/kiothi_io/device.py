@@ -1,6 +1,6 @@
-# The co-processor's protocol logic (firmware/PROTOCOL.md), free of machine/neopixel imports
-# so the same file is exercised on CPython by tests/hardware/test_link.py. main.py wires it to
-# the pins, the NeoPixel chain and USB CDC.
+# The co-processor's protocol logic (firmware/PROTOCOL.md), free of machine imports so the
+# same file is exercised on CPython by tests/hardware/test_link.py and under MicroPython by
+# tests/firmware/test_micropython.py. main.py wires it to the pins, USB CDC and the restart.
 #
 # MicroPython-compatible on purpose: no __future__ or typing imports, no f-strings.
 # ruff: noqa: UP031
@@ -14,11 +14,12 @@ def _since(now, then):
 
 
 class Device:
-    """Scans inputs, answers the host, assembles LED frames.
+    """Scans inputs and answers the host. It drives no LEDs: the Pi's SPI does.
 
     write(bytes): send to the host. read_levels() -> int: bit i set while input slot i is
-    active (slots 0..19 pits, 20.. controls). show(rgb_bytearray, brightness_0_255): drive the
-    chain (None: no LEDs). ticks_ms() / ticks_diff(a, b): the MicroPython time functions.
+    active (slots 0..19 pits, 20.. controls). ticks_ms() / ticks_diff(a, b): the MicroPython
+    time functions. maintenance(): restart into the update mode (main.py: a flag file and a
+    hard reset), called after the MAINTENANCE answer is written; None: not offered.
     """
 
     def __init__(
@@ -27,29 +28,24 @@ class Device:
         read_levels,
         ticks_ms,
         ticks_diff,
-        show=None,
+        maintenance=None,
         pits=20,
         controls=4,
-        leds_per_ring=16,
-        firmware=(0, 1, 0),
+        firmware=(0, 2, 0),
         status_ms=100,
         error_gap_ms=100,
     ):
         self._write = write
         self._read_levels = read_levels
-        self._show = show
+        self._maintenance = maintenance
         self._ticks_ms = ticks_ms
         self._ticks_diff = ticks_diff
         self.pits = pits
         self.controls = controls
-        self.leds_per_ring = leds_per_ring if show is not None else 0
         self.firmware = firmware
         self.status_ms = status_ms
         self.error_gap_ms = error_gap_ms
         self.reader = frames.FrameReader()
-        self.leds = frames.LedAssembler(pits * leds_per_ring) if show is not None else None
-        self.brightness = 255
-        self.shown = False
         self.rx_ok = 0
         self.rx_bad = 0
         self._overruns = 0
@@ -115,19 +111,13 @@ class Device:
     def _handle(self, msg_type, payload):
         if msg_type == frames.HELLO:
             frames.unpack_hello(payload)
-            ack = frames.pack_hello_ack(self.firmware, self.pits, self.controls, self.leds_per_ring)
+            features = frames.F_MAINTENANCE if self._maintenance is not None else 0
+            ack = frames.pack_hello_ack(self.firmware, self.pits, self.controls, features)
             self.send(frames.HELLO_ACK, ack)
             self.status()
-        elif msg_type == frames.LEDS:
-            frame_id, flags, start, rgb = frames.unpack_leds(payload)
-            if self.leds is None:
-                raise frames.FrameDecodeError(frames.E_TYPE, "no LEDs on this co-processor")
-            if self.leds.feed(frame_id, flags, start, rgb):
-                self.shown = True
-                self._show(self.leds.buffer, self.brightness)
-        elif msg_type == frames.BRIGHTNESS:
-            self.brightness = frames.unpack_brightness(payload)
-            if self.shown:
-                self._show(self.leds.buffer, self.brightness)
+        elif msg_type == frames.MAINTENANCE and self._maintenance is not None:
+            frames.check_maintenance(payload)
+            self.send(frames.MAINTENANCE, frames.MAINTENANCE_MAGIC)
+            self._maintenance()
         else:
             raise frames.FrameDecodeError(frames.E_TYPE, "type %d is not for a device" % msg_type)

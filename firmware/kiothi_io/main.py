@@ -1,17 +1,44 @@
 # kiothi-io firmware entry point (MicroPython on an RP2040, e.g. a Raspberry Pi Pico).
 #
 # Talks to the Pi over the USB CDC serial port that MicroPython's REPL normally uses: frames
-# are binary, so Ctrl-C handling is switched off for as long as this runs. To get the REPL
-# back, `mpremote` interrupts with a soft reset, or flash with the BOOTSEL button.
+# are binary, so Ctrl-C is switched off and a watchdog restarts a hung loop. Neither can be
+# undone from outside (the rp2 watchdog cannot be stopped), so mpremote cannot break in.
+# Updates take the maintenance path instead (firmware/README.md): the Pi sends MAINTENANCE,
+# the firmware writes the flag file and hard-resets (which stops the watchdog); at the next
+# boot the flag is deleted and main.py returns at once, leaving MicroPython's REPL, with
+# Ctrl-C, to mpremote. Holding BOOTSEL while the board starts (or restarts) does the same.
 
+import os
 import select
 import sys
 import time
 
 import config
+import machine
 import micropython
 from device import Device
 from machine import WDT, Pin
+
+
+def _maintenance_requested():
+    try:
+        os.remove(config.MAINTENANCE_FLAG)
+        return True
+    except OSError:
+        pass
+    try:
+        import rp2
+
+        return bool(rp2.bootsel_button())
+    except (ImportError, AttributeError):
+        return False
+
+
+def _restart_for_update():
+    with open(config.MAINTENANCE_FLAG, "w") as flag:
+        flag.write("update\n")
+    time.sleep_ms(50)  # let USB send the MAINTENANCE answer
+    machine.reset()  # a hard reset: the watchdog stops, the flag survives
 
 
 def _pins():
@@ -32,33 +59,9 @@ def _reader(pins):
     return read_levels
 
 
-def _chain():
-    if config.LED_PIN is None:
-        return None
-    import neopixel  # the rp2 port's PIO-driven WS2812 driver
-
-    count = len(config.PIT_PINS) * config.LEDS_PER_RING
-    np = neopixel.NeoPixel(Pin(config.LED_PIN, Pin.OUT), count)
-    order = config.PIXEL_ORDER
-    np.ORDER = (order.index("R"), order.index("G"), order.index("B"), 3)
-
-    def show(rgb, brightness):
-        # Global brightness is applied here, like the NeoPixel library's on the Pi; the Pi's
-        # current limiter already planned for it.
-        for i in range(count):
-            j = 3 * i
-            np[i] = (
-                (rgb[j] * brightness) >> 8,
-                (rgb[j + 1] * brightness) >> 8,
-                (rgb[j + 2] * brightness) >> 8,
-            )
-        np.write()
-
-    show(bytearray(3 * count), 0)  # dark at boot, whatever the chain held
-    return show
-
-
 def main():
+    if _maintenance_requested():
+        return  # to the REPL: no watchdog, Ctrl-C works, mpremote can copy files
     micropython.kbd_intr(-1)  # a 0x03 byte in a frame must not raise KeyboardInterrupt
     pins = _pins()
     stdin = sys.stdin.buffer
@@ -70,10 +73,9 @@ def main():
         read_levels=_reader(pins),
         ticks_ms=time.ticks_ms,
         ticks_diff=time.ticks_diff,
-        show=_chain(),
+        maintenance=_restart_for_update,
         pits=len(config.PIT_PINS),
         controls=len(config.CONTROL_PINS[:4]),
-        leds_per_ring=config.LEDS_PER_RING,
         firmware=config.FIRMWARE_VERSION,
         status_ms=config.STATUS_MS,
         error_gap_ms=config.ERROR_GAP_MS,
@@ -91,7 +93,7 @@ def main():
         device.tick()
         if wdt is not None:
             wdt.feed()
-        if not busy:  # drain a burst (an LED frame) at full speed, otherwise scan every SCAN_MS
+        if not busy:  # drain a burst at full speed, otherwise scan every SCAN_MS
             time.sleep_ms(config.SCAN_MS)
 
 

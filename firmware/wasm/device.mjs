@@ -5,8 +5,8 @@
 //   node device.mjs            the device: frames in on stdin, frames out on stdout (binary);
 //                              `levels N` lines on the fd named by $KIOTHI_CONTROL_FD set the
 //                              input levels (bit i = slot i);
-//                              stderr carries `ready`, `leds HEX BRIGHTNESS` and MicroPython's
-//                              own output and tracebacks
+//                              stderr carries `ready`, `maintenance` (the firmware would now
+//                              restart into its update mode) and MicroPython's own output
 //   node device.mjs --run F    run the MicroPython script F with the firmware on sys.path;
 //                              its print() goes to stdout
 //
@@ -44,7 +44,7 @@ if (run) {
 
 mp.registerJsModule("host", {
   write: (hex) => process.stdout.write(Buffer.from(hex, "hex")),
-  leds: (hex, brightness) => process.stderr.write(`leds ${hex} ${brightness}\n`),
+  maintenance: () => process.stderr.write("maintenance\n"),
 });
 python(fs.readFileSync(path.join(here, "device_glue.py"), "utf8"));
 const feed = mp.globals.get("feed");

@@ -19,42 +19,40 @@ PROTOCOL_VERSION = 1
 """Bumped only for incompatible changes; fields appended to a payload are compatible."""
 
 # Message types (low nibble of the first byte). 0 is reserved so a frame of zeros is never valid.
+# 0x5 and 0x6 carried LED frames to firmware 0.1, which drove no LEDs: unused, never reassigned.
 HELLO = 0x1  # host -> device: u8 protocol version
-HELLO_ACK = 0x2  # device -> host: u8 proto, u8 fw major/minor/patch, u8 pits/controls/leds
+HELLO_ACK = 0x2  # device -> host: u8 proto, u8 fw major/minor/patch, u8 pits/controls/0/features
 INPUT = 0x3  # device -> host: u8 index, u8 level, u32 device ms
 STATUS = 0x4  # device -> host: u32 levels mask, u32 device ms, u16 rx bad, u16 rx ok
-LEDS = 0x5  # host -> device: u8 frame id, u8 flags, u16 first LED, RGB * n
-BRIGHTNESS = 0x6  # host -> device: u8 0..255
 ERROR = 0x7  # device -> host: u8 code, u8 detail, u16 device's bad-frame count
+MAINTENANCE = 0x8  # both ways: MAINTENANCE_MAGIC; the device answers, then restarts for updates
 
 TYPE_NAMES = {
     HELLO: "HELLO",
     HELLO_ACK: "HELLO_ACK",
     INPUT: "INPUT",
     STATUS: "STATUS",
-    LEDS: "LEDS",
-    BRIGHTNESS: "BRIGHTNESS",
     ERROR: "ERROR",
+    MAINTENANCE: "MAINTENANCE",
 }
 
-# ERROR codes (also the `reason` of a FrameDecodeError).
+# ERROR codes (also the `reason` of a FrameDecodeError). 8 (LED_SEQUENCE) went with the LEDs.
 E_COBS = 1  # the bytes between two delimiters are not valid COBS
 E_CRC = 2  # CRC mismatch
 E_SHORT = 3  # shorter than header + CRC
 E_VERSION = 4  # unknown protocol version nibble
 E_TYPE = 5  # unknown message type
-E_LENGTH = 6  # payload too short for its type, or LEDs past the end of the chain
+E_LENGTH = 6  # payload too short for its type (or a MAINTENANCE without the magic)
 E_OVERRUN = 7  # no delimiter within MAX_PACKET bytes
-E_LED_SEQUENCE = 8  # an LED chunk out of order: that frame is dropped
 
-LEDS_LAST = 0x01
-"""LEDS flag: the last chunk of a frame; the device shows the frame after it."""
+F_MAINTENANCE = 0x01
+"""HELLO_ACK feature bit: the device answers MAINTENANCE (firmware 0.2 on; 0.1 sent no byte)."""
+
+MAINTENANCE_MAGIC = b"kiothi-io update"
+"""MAINTENANCE's payload: line noise that passes the CRC still cannot restart a board."""
 
 MAX_PAYLOAD = 250
 """Largest payload: header + payload + CRC = 254 bytes fits one COBS block."""
-
-LEDS_PER_CHUNK = (MAX_PAYLOAD - 4) // 3
-"""LEDs in one full LEDS chunk (82)."""
 
 MAX_PACKET = 256
 """Longest COBS packet (without delimiter) a receiver buffers before declaring an overrun."""
@@ -252,18 +250,19 @@ def unpack_hello(payload: bytes) -> int:
 
 
 def pack_hello_ack(
-    firmware: tuple[int, int, int], pits: int, controls: int, leds_per_ring: int
+    firmware: tuple[int, int, int], pits: int, controls: int, features: int = F_MAINTENANCE
 ) -> bytes:
-    """HELLO_ACK payload: our protocol version, firmware version and board shape."""
+    """HELLO_ACK payload: our protocol version, firmware version, board shape, features."""
     major, minor, patch = firmware
-    return struct.pack(">7B", PROTOCOL_VERSION, major, minor, patch, pits, controls, leds_per_ring)
+    return struct.pack(">8B", PROTOCOL_VERSION, major, minor, patch, pits, controls, 0, features)
 
 
 def unpack_hello_ack(payload: bytes) -> tuple[int, tuple[int, int, int], int, int, int]:
-    """(protocol, (major, minor, patch), pits, controls, leds_per_ring)."""
+    """(protocol, (major, minor, patch), pits, controls, features); 0.1's 7 bytes: features 0."""
     _need(payload, 7, "HELLO_ACK")
     v = struct.unpack(">7B", payload[:7])
-    return v[0], (v[1], v[2], v[3]), v[4], v[5], v[6]
+    features = payload[7] if len(payload) > 7 else 0
+    return v[0], (v[1], v[2], v[3]), v[4], v[5], features
 
 
 def pack_input(index: int, level: int, ms: int) -> bytes:
@@ -288,17 +287,6 @@ def unpack_status(payload: bytes) -> tuple[int, int, int, int]:
     return struct.unpack(">IIHH", payload[:12])
 
 
-def pack_brightness(value: int) -> bytes:
-    """BRIGHTNESS payload (0..255, clamped)."""
-    return bytes((max(0, min(255, int(value))),))
-
-
-def unpack_brightness(payload: bytes) -> int:
-    """The brightness 0..255."""
-    _need(payload, 1, "BRIGHTNESS")
-    return payload[0]
-
-
 def pack_error(code: int, detail: int, count: int) -> bytes:
     """ERROR payload: E_* code, detail (the offending type, or 0), device's bad-frame count."""
     return struct.pack(">BBH", code & 0xFF, detail & 0xFF, count & 0xFFFF)
@@ -310,72 +298,7 @@ def unpack_error(payload: bytes) -> tuple[int, int, int]:
     return struct.unpack(">BBH", payload[:4])
 
 
-def pack_leds(frame_id: int, flags: int, start: int, rgb: bytes) -> bytes:
-    """One LEDS chunk: LEDs `start`… of the chain as RGB bytes (at most LEDS_PER_CHUNK)."""
-    if len(rgb) % 3 or len(rgb) > LEDS_PER_CHUNK * 3:
-        raise ValueError("LED chunk of %d bytes" % len(rgb))
-    return struct.pack(">BBH", frame_id & 0xFF, flags & 0xFF, start) + rgb
-
-
-def unpack_leds(payload: bytes) -> tuple[int, int, int, bytes]:
-    """(frame id, flags, first LED, RGB bytes); E_LENGTH unless whole LEDs follow."""
-    _need(payload, 4, "LEDS")
-    frame_id, flags, start = struct.unpack(">BBH", payload[:4])
-    rgb = payload[4:]
-    if len(rgb) % 3:
-        raise FrameDecodeError(E_LENGTH, "LEDS payload has %d colour bytes" % len(rgb))
-    return frame_id, flags, start, rgb
-
-
-def split_leds(frame_id: int, rgb: bytes) -> list[bytes]:
-    """A whole chain's RGB bytes as LEDS payloads in order, the last flagged LEDS_LAST."""
-    step = LEDS_PER_CHUNK * 3
-    out = []
-    offset = 0
-    while True:
-        chunk = rgb[offset : offset + step]
-        last = offset + step >= len(rgb)
-        out.append(pack_leds(frame_id, LEDS_LAST if last else 0, offset // 3, chunk))
-        if last:
-            return out
-        offset += step
-
-
-class LedAssembler:
-    """The receiving side of LEDS: collects in-order chunks of one frame into a buffer.
-
-    A chunk that does not continue the frame being built (other id, gap, overlap) drops that
-    frame; chunks then wait for the next frame's first chunk. So a lost chunk costs one
-    frame, never shows a half-updated chain. `feed` returns True when a frame is complete
-    (then `buffer` holds it) and raises FrameDecodeError(E_LED_SEQUENCE/E_LENGTH) on a drop.
-    """
-
-    def __init__(self, total_leds: int) -> None:
-        """Collect frames of `total_leds` LEDs."""
-        self.total = total_leds
-        self.buffer = bytearray(total_leds * 3)
-        self._next = 0
-        self._id = -1
-
-    def feed(self, frame_id: int, flags: int, start: int, rgb: bytes) -> bool:
-        """Take one chunk; True when it completed a frame."""
-        count = len(rgb) // 3
-        if start == 0:
-            self._id = frame_id
-            self._next = 0
-        if frame_id != self._id or start != self._next:
-            self._id = -1
-            raise FrameDecodeError(E_LED_SEQUENCE, "LED chunk at %d out of order" % start)
-        if start + count > self.total:
-            self._id = -1
-            raise FrameDecodeError(E_LENGTH, "LEDs %d..%d past the chain" % (start, start + count))
-        self.buffer[start * 3 : (start + count) * 3] = rgb
-        self._next = start + count
-        if flags & LEDS_LAST:
-            self._id = -1
-            if self._next != self.total:
-                raise FrameDecodeError(
-                    E_LENGTH, "LED frame of %d LEDs, expected %d" % (self._next, self.total)
-                )
-            return True
-        return False
+def check_maintenance(payload: bytes) -> None:
+    """A MAINTENANCE payload must be the magic (E_LENGTH otherwise)."""
+    if bytes(payload[: len(MAINTENANCE_MAGIC)]) != MAINTENANCE_MAGIC:
+        raise FrameDecodeError(E_LENGTH, "MAINTENANCE without its magic")

@@ -1,4 +1,4 @@
-"""The I/O co-processor link: an RP2040 on USB serial owns the pit inputs and/or the LED chain.
+"""The I/O co-processor link: an RP2040 on USB serial owns the pit and control inputs.
 
 Protocol: firmware/PROTOCOL.md; codec: `cobs_frames` (shared byte for byte with the firmware).
 
@@ -12,8 +12,8 @@ delimiter. The link is `up` after a HELLO/HELLO_ACK handshake and goes `down` (w
 sends STATUS every 100 ms — or the port fails. While down it re-sends HELLO, and reopens a
 failed port, with exponential backoff; it comes back up on the next HELLO_ACK.
 
-The pit input and LED sink on a link live in `link_devices` (re-exported here); the state,
-message and counter types in `link_types`.
+The pit input on a link lives in `link_devices` (re-exported here); the state, message and
+counter types in `link_types`. The LEDs are the Pi's own (SPI0), in every wiring.
 
 Time: heartbeat deadlines, HELLO retries and input stamps use the injected clock; only the
 reader's read timeout and the reopen backoff sleep in real time (they are waits, not stamps).
@@ -30,7 +30,7 @@ from typing import Any
 from kiothi_board.clock import Clock
 from kiothi_board.errors import LinkError
 from kiothi_board.hardware import cobs_frames as cf
-from kiothi_board.hardware.link_devices import LinkPitInput, LinkPixelSink
+from kiothi_board.hardware.link_devices import LinkPitInput
 from kiothi_board.hardware.link_types import (
     DeviceInfo,
     LinkChange,
@@ -51,7 +51,6 @@ __all__ = [
     "LinkChange",
     "LinkMessage",
     "LinkPitInput",
-    "LinkPixelSink",
     "LinkState",
     "LinkStats",
 ]
@@ -104,7 +103,6 @@ class CoprocessorLink:
         self._state_listeners: Listeners[LinkChange] = Listeners("the co-processor link's state")
         self._tx_seq = 0
         self._rx_seq: int | None = None
-        self._led_frame_id = 0
         now = clock.now()
         self._last_rx = now
         self._next_hello = now
@@ -177,16 +175,9 @@ class CoprocessorLink:
         """Write one frame; LinkError if the link is closed, the port is not open or fails."""
         self._write([(msg_type, payload)])
 
-    def send_leds(self, rgb: bytes) -> None:
-        """Send a whole chain's RGB bytes (chain order) as LEDS chunks in one write."""
-        with self._lock:
-            frame_id = self._led_frame_id
-            self._led_frame_id = (frame_id + 1) & 0xFF
-        self._write([(cf.LEDS, chunk) for chunk in cf.split_leds(frame_id, rgb)])
-
-    def send_brightness(self, value: int) -> None:
-        """Send the device's global brightness (0…255)."""
-        self._write([(cf.BRIGHTNESS, cf.pack_brightness(value))])
+    def request_maintenance(self) -> None:
+        """Ask the firmware to restart into its update mode (REPL, no watchdog)."""
+        self._write([(cf.MAINTENANCE, cf.MAINTENANCE_MAGIC)])
 
     def close(self) -> None:
         """Stop the reader and close the port; idempotent."""
@@ -354,8 +345,8 @@ class CoprocessorLink:
         self._listeners.emit(LinkMessage(msg_type, seq, payload, now))
 
     def _on_hello_ack(self, ack: tuple[int, tuple[int, int, int], int, int, int]) -> None:
-        protocol, firmware, pits, controls, leds = ack
-        info = DeviceInfo(protocol, firmware, pits, controls, leds)
+        protocol, firmware, pits, controls, features = ack
+        info = DeviceInfo(protocol, firmware, pits, controls, features)
         if protocol != cf.PROTOCOL_VERSION:
             self._go_down(
                 LinkError(

@@ -1,15 +1,21 @@
 """A simulated co-processor: the device end of the link (firmware/PROTOCOL.md) in CPython.
 
-`SimulatedCoprocessor` behaves like firmware/kiothi_io on any serial-like object (`read(n)`
-returning b"" after a timeout, `write(data)`): it answers HELLO, sends INPUT on every level
-change and STATUS every `status_interval`, assembles LEDS chunks into chain frames, and
-answers a garbled frame with a counted ERROR. Tests press and release inputs, make it fall
-silent, inject raw bytes, and read back the LED frames it received. `FdPort` wraps a raw
-file descriptor (a pty's master end) as such a serial-like object.
+`SimulatedCoprocessor` behaves like a Pico running firmware/kiothi_io on any serial-like
+object (`read(n)` returning b"" after a timeout, `write(data)`): it answers HELLO, sends INPUT
+on every level change and STATUS every `status_interval`, and answers a garbled frame with a
+counted ERROR. Like the firmware, Ctrl-C does nothing (0x03 is frame data) and a `watchdog`
+restarts it when its loop hangs. Given a `flash` directory it is the whole Pico: it boots the
+firmware found there (FIRMWARE_VERSION and CONTROL_PINS from its config.py), or MicroPython's
+REPL (`link_sim_repl`) when there is no main.py, when the maintenance flag is set (a
+MAINTENANCE request writes it and hard-resets, as main.py does) or while BOOTSEL is held; so
+`kiothi-board firmware install` and real mpremote are tested against it end to end. Tests
+press and release inputs, make it hang or fall silent, and inject raw bytes. `FdPort` wraps
+a raw file descriptor (a pty's master end) as such a serial-like object.
 """
 
 from __future__ import annotations
 
+import ast
 import fcntl
 import logging
 import os
@@ -19,15 +25,32 @@ import termios
 import threading
 import time
 from collections.abc import Callable
-from typing import Any
+from pathlib import Path
+from typing import Any, Literal
 
+from kiothi_board.errors import ConfigError
 from kiothi_board.hardware import cobs_frames as cf
 from kiothi_board.hardware.frames import PITS
-from kiothi_board.hardware.protocols import RGB
+from kiothi_board.hardware.link_sim_repl import SimulatedRepl
 
-__all__ = ["FdPort", "SimulatedCoprocessor"]
+__all__ = ["FdPort", "SimulatedCoprocessor", "firmware_setting"]
 
 log = logging.getLogger(__name__)
+
+
+def firmware_setting(source: Path, name: str) -> Any:
+    """A constant from a firmware config.py (read, not run: it is MicroPython code)."""
+    path = source / "config.py"
+    try:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+    except (OSError, SyntaxError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path}: cannot read the firmware settings: {exc}") from exc
+    for node in tree.body:
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                if isinstance(target, ast.Name) and target.id == name:
+                    return ast.literal_eval(node.value)
+    raise ConfigError(f"{path}: no {name} setting")
 
 
 class FdPort:
@@ -70,46 +93,65 @@ class FdPort:
         return f"FdPort({self.fd!r}, timeout={self.timeout!r})"
 
 
+Mode = Literal["firmware", "repl"]
+
+
 class SimulatedCoprocessor:
     """The firmware's behaviour over a serial-like `port` (see the module docstring).
 
-    Slots 0…19 are pits, 20…23 control buttons; levels are True while active. Everything it
-    received is kept: `frames` (each a chain-ordered list of RGB), `brightness`, `hellos`,
-    `garbled`. `wait_for(predicate, timeout)` blocks until a predicate on that holds.
+    Slots 0…19 are pits, 20…23 control buttons; levels are True while active. What it saw is
+    kept: `hellos`, `garbled`, `boots` (one per start, hard or soft), `mode`.
+    `wait_for(predicate, timeout)` blocks until a predicate on that holds.
     """
 
     def __init__(
         self,
         port: Any,
         *,
-        leds_per_ring: int = 16,
         controls: int = 4,
-        firmware: tuple[int, int, int] = (0, 1, 0),
+        firmware: tuple[int, int, int] = (0, 2, 0),
         status_interval: float = 0.1,
         protocol: int = cf.PROTOCOL_VERSION,
+        features: int = cf.F_MAINTENANCE,
+        watchdog: float | None = 2.0,
+        flash: Path | None = None,
     ) -> None:
-        """Start talking on `port` (not owned: the caller closes it after `close()`)."""
+        """Start talking on `port` (not owned: the caller closes it after `close()`).
+
+        Without `flash` it runs the firmware described by `controls`, `firmware` and
+        `features` (0: firmware 0.1, which ignores MAINTENANCE). With `flash` (a directory
+        standing for the Pico's filesystem) it boots what is there. `watchdog` seconds
+        without a loop turn (see `hang`) restart it; None: no watchdog.
+        """
         self.port = port
-        self.leds_per_ring = leds_per_ring
         self.controls = controls
         self.firmware = firmware
         self.status_interval = status_interval
         self.protocol = protocol
+        self.features = features
+        self.watchdog = watchdog
+        self.flash = flash
         self.levels = [False] * cf.INPUT_SLOTS
-        self.frames: list[list[RGB]] = []
-        self.brightness: int | None = None
         self.hellos = 0
         self.garbled = 0
         self.ok = 0
         self.errors_sent = 0
-        self._assembler = cf.LedAssembler(PITS * leds_per_ring)
+        self.boots = 0
+        self.bootsel = False
+        """Held BOOTSEL: the next start goes to the REPL (main.py checks it first)."""
+        self.mode: Mode = "firmware"
+        self._repl: SimulatedRepl | None = None
+        self._reader = cf.FrameReader()
         self._seq = 0
         self._silent = False
+        self._hung = False
+        self._wdt_deadline: float | None = None
         self._start = time.monotonic()
         self._lock = threading.RLock()  # state above (RLock: wait_for predicates may read it)
         self._write_lock = threading.Lock()
         self._changed = threading.Condition(self._lock)
         self._stop = threading.Event()
+        self._boot(hard=True)
         self._thread = threading.Thread(
             target=self._run, name="kiothi-sim-coprocessor", daemon=True
         )
@@ -136,9 +178,14 @@ class SimulatedCoprocessor:
             self._send(cf.INPUT, cf.pack_input(slot, level, self._ms()))
 
     def go_silent(self) -> None:
-        """Stop sending and answering, as hung firmware would."""
+        """Stop sending and answering while the loop (and the watchdog's feed) go on."""
         with self._lock:
             self._silent = True
+
+    def hang(self) -> None:
+        """The main loop stops: silent, and the watchdog (if any) restarts the device."""
+        with self._lock:
+            self._hung = True
 
     def resume(self) -> None:
         """Talk again (the host then re-handshakes)."""
@@ -168,7 +215,9 @@ class SimulatedCoprocessor:
         self.close()
 
     def __repr__(self) -> str:
-        return f"SimulatedCoprocessor({self.port!r}, leds_per_ring={self.leds_per_ring!r})"
+        return (
+            f"SimulatedCoprocessor({self.port!r}, firmware={self.firmware!r}, mode={self.mode!r})"
+        )
 
     # -- device behaviour -------------------------------------------------------------------
 
@@ -190,8 +239,47 @@ class SimulatedCoprocessor:
             bad, ok = self.garbled, self.ok
         self._send(cf.STATUS, cf.pack_status(mask, self._ms(), bad, ok))
 
+    def _boot(self, *, hard: bool) -> None:
+        """Start as a Pico does: the firmware on the flash, else MicroPython's REPL."""
+        with self._lock:
+            self.boots += 1
+            self._hung = False
+            if hard:
+                self._wdt_deadline = None  # only a hard reset stops the rp2 watchdog
+            self._reader.reset()
+            mode: Mode = "firmware"
+            if self.flash is not None:
+                flag = self.flash / "maintenance"
+                if flag.exists() or self.bootsel or not (self.flash / "main.py").exists():
+                    flag.unlink(missing_ok=True)
+                    mode = "repl"
+                else:
+                    self._load_firmware(self.flash)
+            self.mode = mode
+            if mode == "firmware":
+                if self.watchdog is not None:
+                    self._wdt_deadline = time.monotonic() + self.watchdog
+                self._repl = None
+                return
+            assert self.flash is not None
+            self._repl = SimulatedRepl(self.flash, self.inject, self._reset)
+        self._repl.start()
+
+    def _load_firmware(self, flash: Path) -> None:
+        major, minor, patch = firmware_setting(flash, "FIRMWARE_VERSION")
+        self.firmware = (int(major), int(minor), int(patch))
+        self.controls = len(firmware_setting(flash, "CONTROL_PINS")[:4])
+        watchdog_ms = firmware_setting(flash, "WATCHDOG_MS")
+        self.watchdog = watchdog_ms / 1000 if watchdog_ms else None
+        self.features = cf.F_MAINTENANCE
+
+    def _reset(self, hard: bool) -> None:
+        if not hard and self._repl is not None:  # friendly Ctrl-D: main.py runs again
+            self._boot(hard=False)
+            return
+        self._boot(hard=hard)
+
     def _run(self) -> None:
-        reader = cf.FrameReader()
         next_status = time.monotonic()
         while not self._stop.is_set():
             try:
@@ -200,16 +288,26 @@ class SimulatedCoprocessor:
                 if self._stop.wait(0.05):
                     return
                 continue
-            with self._lock:
-                silent = self._silent
-            if data and not silent:
-                for packet in reader.feed(data):
-                    self._on_packet(packet)
             now = time.monotonic()
-            if now >= next_status:
-                next_status = now + self.status_interval
-                if not silent:
-                    self._status()
+            with self._lock:
+                mode, silent, hung = self.mode, self._silent, self._hung
+                bitten = self._wdt_deadline is not None and now >= self._wdt_deadline
+                if mode == "firmware" and not hung and self._wdt_deadline is not None:
+                    self._wdt_deadline = now + (self.watchdog or 0)  # the loop feeds it
+            if bitten:
+                log.debug("simulated co-processor: watchdog reset")
+                self._boot(hard=True)
+            elif mode == "repl" and data:
+                assert self._repl is not None
+                self._repl.feed(data)
+            elif mode == "firmware" and not hung:
+                if data and not silent:
+                    for packet in self._reader.feed(data):
+                        self._on_packet(packet)
+                if now >= next_status:
+                    next_status = now + self.status_interval
+                    if not silent and self.mode == "firmware":
+                        self._status()
             with self._changed:
                 self._changed.notify_all()
 
@@ -233,20 +331,15 @@ class SimulatedCoprocessor:
             cf.unpack_hello(payload)
             with self._lock:
                 self.hellos += 1
-            ack = cf.pack_hello_ack(self.firmware, PITS, self.controls, self.leds_per_ring)
+            ack = cf.pack_hello_ack(self.firmware, PITS, self.controls, self.features)
             # A wrong `protocol` lets tests play old firmware.
             self._send(cf.HELLO_ACK, bytes((self.protocol,)) + ack[1:])
             self._status()
-        elif msg_type == cf.LEDS:
-            frame_id, flags, start, rgb = cf.unpack_leds(payload)
-            if self._assembler.feed(frame_id, flags, start, rgb):
-                buf = self._assembler.buffer
-                chain = [(buf[i], buf[i + 1], buf[i + 2]) for i in range(0, len(buf), 3)]
-                with self._lock:
-                    self.frames.append(chain)
-        elif msg_type == cf.BRIGHTNESS:
-            value = cf.unpack_brightness(payload)
-            with self._lock:
-                self.brightness = value
+        elif msg_type == cf.MAINTENANCE and self.features & cf.F_MAINTENANCE:
+            cf.check_maintenance(payload)
+            self._send(cf.MAINTENANCE, cf.MAINTENANCE_MAGIC)
+            if self.flash is not None:  # main.py: the flag file, then a hard reset
+                (self.flash / "maintenance").write_text("update\n", encoding="ascii")
+            self._boot(hard=True)
         else:
             raise cf.FrameDecodeError(cf.E_TYPE, f"{cf.TYPE_NAMES[msg_type]} is not for a device")

@@ -44,6 +44,7 @@ UNPACKERS: dict[int, Callable[[bytes], object]] = {
     cf.INPUT: cf.unpack_input,
     cf.STATUS: cf.unpack_status,
     cf.ERROR: cf.unpack_error,
+    cf.MAINTENANCE: cf.check_maintenance,
 }
 """Device-to-host messages and the check of their payloads (unpack raises on a short one)."""
 
@@ -56,7 +57,13 @@ class DeviceInfo:
     firmware: tuple[int, int, int]
     pits: int
     controls: int
-    leds_per_ring: int
+    features: int = 0
+    """`cf.F_*` bits; 0 from firmware 0.1, which cannot be updated over the link."""
+
+    @property
+    def updatable(self) -> bool:
+        """Whether the firmware answers MAINTENANCE (so `firmware install` can reach mpremote)."""
+        return bool(self.features & cf.F_MAINTENANCE)
 
 
 @dataclass(frozen=True, slots=True)

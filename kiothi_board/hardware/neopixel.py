@@ -7,7 +7,9 @@ analog audio off, no Pi 5. `neopixel_spi` / `neopixel` and `board` (Adafruit Bli
 imported lazily, or injected: tests pass tiny fake modules, so nothing here needs a Pi.
 The frame is mapped to the chain by a `RingLayout`, scaled by the current limiter so the
 estimated draw fits the LED supply, and written with `auto_write=False` + one `show()` per
-frame (one transmission per frame).
+frame. On SPI that `show()` is one `ioctl(SPI_IOC_MESSAGE)`: the chunk Adafruit_PureIO splits
+at is set to `spidev.bufsiz`, and a chain too long for it is refused with the fix
+(`spi_transfer`; tests/hardware/test_spi_transfers.py records the ioctls).
 """
 
 from __future__ import annotations
@@ -16,12 +18,14 @@ import importlib
 import logging
 import threading
 from itertools import permutations
+from pathlib import Path
 from typing import Any
 
 from kiothi_board.errors import ConfigError, LinkError
 from kiothi_board.hardware.chain import LimitedChain
 from kiothi_board.hardware.layout import RingLayout
 from kiothi_board.hardware.protocols import Frame
+from kiothi_board.hardware.spi_transfer import TransferPlan, plan, read_bufsiz, set_chunk
 
 __all__ = ["BUSES", "PIXEL_ORDERS", "NeoPixelRings"]
 
@@ -49,6 +53,8 @@ class NeoPixelRings(LimitedChain):
         supply_milliamps: float | None = 3000.0,
         neopixel_module: Any = None,
         board_module: Any = None,
+        spidev_bufsiz: int | None = None,
+        root: Path = Path("/"),
     ) -> None:
         """Open the chain.
 
@@ -56,8 +62,10 @@ class NeoPixelRings(LimitedChain):
         "pwm" (`pin_name`, e.g. "D18"; `neopixel_module` is `neopixel`). `brightness` (0…1)
         is capped at `max_brightness`, the limit the supply and the players' eyes were planned
         for. `supply_milliamps` is the current available to the
-        LEDs (None: no limit). Raises ConfigError for bad values, LinkError if the LED
-        driver cannot be opened (not a Pi, no permission, no such pin).
+        LEDs (None: no limit). `spidev_bufsiz` (default: read under `root`/sys) is the
+        largest SPI transfer the kernel takes. Raises ConfigError for bad values, LinkError
+        if the LED driver cannot be opened (not a Pi, no permission, no such pin) or a frame
+        would not fit one SPI transfer (the message names the fix).
         """
         if bus not in BUSES:
             raise ConfigError(f"bus must be one of {BUSES}, got {bus!r}")
@@ -72,18 +80,29 @@ class NeoPixelRings(LimitedChain):
         self._lock = threading.Lock()
         self._closed = False
         self.bus = bus
+        self.transfer: TransferPlan | None = None
+        """SPI only: the frame's bytes, spidev.bufsiz and transfers per frame (one)."""
+        self.spi_chunk: int | None = None
+        """SPI only: the chunk Adafruit_PureIO splits a write at (None: no PureIO to ask)."""
         if bus == "spi":
+            bufsiz = spidev_bufsiz if spidev_bufsiz is not None else read_bufsiz(root)
+            self.transfer = plan(layout.total_leds, bufsiz)
+            if self.transfer.problem:
+                raise LinkError(f"NeoPixels on SPI0: {self.transfer.problem}")
             self._pixels = self._open_spi(neopixel_module, board_module, pixel_order)
         else:
             self._pixels = self._open_pwm(neopixel_module, board_module, pin_name, pixel_order)
 
     def _open_spi(self, neopixel_spi: Any, board: Any, pixel_order: str) -> Any:
+        assert self.transfer is not None
         try:
             neopixel_spi = neopixel_spi or importlib.import_module("neopixel_spi")
             board = board or importlib.import_module("board")
-            spi = board.SPI()
+            spi, self.spi_chunk = set_chunk(board.SPI, self.transfer.bufsiz)
         except Exception as exc:  # ImportError, no SPI on this board, /dev/spidev0.0 missing
             raise LinkError(f"cannot open SPI0 for the NeoPixels: {exc}") from exc
+        if self.spi_chunk is None:
+            log.warning("cannot see Adafruit_PureIO's SPI chunk: one transfer per frame unchecked")
         try:
             return neopixel_spi.NeoPixel_SPI(
                 spi,

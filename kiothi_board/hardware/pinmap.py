@@ -302,10 +302,13 @@ def map_from_config(
     config); otherwise `board.pins` / `board.control_pins` on the Pi with the LED bus that
     `leds.output` drives.
     """
+    from kiothi_board.hardware.registry import LED_OUTPUTS  # the drivers name their LED bus
+
     output = leds.get("output", "auto")
     if board.get("input") == "coprocessor":
         return load_map("coprocessor"), []
-    bus = {"neopixel-pwm": "pwm", "coprocessor": "none", "sim": "none"}.get(output, "spi")
+    real = LED_OUTPUTS.auto[0] if output == "auto" else output
+    bus = LED_OUTPUTS[real].led_bus if real in LED_OUTPUTS.drivers else "none"
     problems: list[Problem] = []
 
     def gpio(values: Any, key: str) -> tuple[int, ...]:

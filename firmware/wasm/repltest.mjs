@@ -1,0 +1,12 @@
+import { loadMicroPython } from "@micropython/micropython-webassembly-pyscript/micropython.mjs";
+let out = [];
+const mp = await loadMicroPython({ stdout: (b) => out.push(b), linebuffer: false });
+mp.replInit();
+const send = async (s) => { for (const c of s) { await mp.replProcessCharWithAsyncify(c.charCodeAt(0)); } };
+await send("\r\x03\r\x01");
+await send("print(1+1)\x04");
+await send("f=open('x.py','wb')\nw=f.write\x04");
+await send("w(b'abc')\nf.close()\x04");
+await send("import os\nprint(os.listdir(), os.stat('x.py'))\x04");
+await send("\x05A\x01");
+console.log(JSON.stringify(out.map(x => typeof x === 'string' ? x : new TextDecoder().decode(x)).join("")));
