@@ -52,7 +52,7 @@ class Doctor:
         say: Callable[[str], None] = lambda _: None,
         pin_factory: Any = None,
         link_factory: Callable[[str], CoprocessorLink] | None = None,
-        sink_factory: Callable[[Config, CoprocessorLink | None], PixelSink] | None = None,
+        sink_factory: Callable[[Config], PixelSink] | None = None,
         press_timeout: float = 10.0,
         link_timeout: float = 3.0,
         led_step: float = 0.4,
@@ -69,7 +69,7 @@ class Doctor:
         self.say = say
         self.pin_factory = pin_factory
         self.link_factory = link_factory or self._open_link
-        self.sink_factory = sink_factory or doctor_checks.open_sink
+        self.sink_factory = sink_factory or (lambda c: doctor_checks.open_sink(c, root))
         self.press_timeout = press_timeout
         self.link_timeout = link_timeout
         self.led_step = led_step
@@ -151,8 +151,8 @@ class Doctor:
 
     def link_check(self) -> Check:
         """Hello and firmware version, when a co-processor is configured."""
-        board, leds = self.config["board"], self.config["leds"]
-        if "coprocessor" not in (board["input"], leds["output"]):
+        board = self.config["board"]
+        if board["input"] != "coprocessor":
             return Check("link", "skip", "no co-processor configured")
         try:
             self.link = self.link_factory(board["port"])
@@ -166,12 +166,12 @@ class Doctor:
         version = ".".join(map(str, info.firmware))
         detail = (
             f"{board['port']}: firmware {version}, protocol {info.protocol}, {info.pits} pits, "
-            f"{info.controls} controls, {info.leds_per_ring} LEDs per ring"
+            f"{info.controls} controls"
         )
         data = {"firmware": version, "pits": info.pits, "controls": info.controls}
-        wanted = leds["leds_per_ring"]
-        if leds["output"] == "coprocessor" and info.leds_per_ring != wanted:
-            return Check("link", "fail", f"{detail}; the config wants {wanted}", data)
+        if not info.updatable:
+            detail += "; no update mode: kiothi-board firmware install explains the recovery"
+            return Check("link", "warn", detail, data)
         return Check("link", "ok", detail, data)
 
     def led_walk(self) -> Check:
@@ -179,10 +179,8 @@ class Doctor:
         leds = self.config["leds"]
         if leds["output"] == "sim":
             return Check("leds", "skip", "leds.output = sim")
-        if leds["output"] == "coprocessor" and self.link is None:
-            return Check("leds", "fail", "no co-processor link for the LEDs")
         try:
-            sink = self.sink_factory(self.config, self.link)
+            sink = self.sink_factory(self.config)
         except KiothiError as exc:
             return Check("leds", "fail", str(exc))
         n = sink.leds_per_ring

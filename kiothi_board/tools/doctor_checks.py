@@ -14,10 +14,10 @@ from typing import Any, Literal
 from kiothi_board import __version__
 from kiothi_board.clock import Clock
 from kiothi_board.config import Config
-from kiothi_board.hardware.layout import RingLayout
-from kiothi_board.hardware.link import CoprocessorLink
 from kiothi_board.hardware.pinmap import PIT_NAMES
 from kiothi_board.hardware.protocols import PixelSink
+from kiothi_board.hardware.registry import LED_OUTPUTS, PIT_INPUTS
+from kiothi_board.hardware.spi_transfer import plan, read_bufsiz
 from kiothi_board.tools import bom
 from kiothi_board.tools.doctor_io import RawInputs
 
@@ -29,6 +29,7 @@ PACKAGES = (
     "adafruit-blinka",
     "adafruit-circuitpython-neopixel-spi",
     "adafruit-circuitpython-neopixel",
+    "gpiod",
     "pyserial",
     "mpremote",
 )
@@ -74,17 +75,14 @@ def _version(name: str) -> str | None:
 def versions(config: Config) -> Check:
     """kiothi-board, Python and the hardware packages; warn when a needed one is missing."""
     found = {name: _version(name) for name in PACKAGES}
-    board, leds = config["board"], config["leds"]
-    needed = []
-    if board["input"] in ("gpio", "auto"):
-        needed += ["gpiozero", "lgpio"]
-    if leds["output"] in ("neopixel", "auto"):
-        needed += ["adafruit-blinka", "adafruit-circuitpython-neopixel-spi"]
-    if leds["output"] == "neopixel-pwm":
-        needed += ["adafruit-blinka", "adafruit-circuitpython-neopixel"]
-    if "coprocessor" in (board["input"], leds["output"]):
-        needed += ["pyserial"]
-    missing = [name for name in needed if found[name] is None]
+    needed: list[str] = []
+    for registry, choice in (
+        (PIT_INPUTS, config["board"]["input"]),
+        (LED_OUTPUTS, config["leds"]["output"]),
+    ):
+        real = registry.auto[0] if choice == "auto" else choice
+        needed += [name for name in registry[real].packages if name not in needed]
+    missing = [name for name in needed if found.get(name) is None]
     have = ", ".join(f"{n} {v}" for n, v in found.items() if v)
     detail = f"kiothi-board {__version__}, Python {platform.python_version()}; {have or 'none'}"
     if missing:
@@ -112,11 +110,10 @@ def pin_factory(config: Config, model: str | None, injected: Any) -> Check:
 
 
 def spi(config: Config, root: Path, model: str | None) -> Check:
-    """SPI0 enabled, spidev's buffer big enough for one frame, the core clock fixed."""
+    """SPI0 enabled, one frame in one spidev transfer, the core clock fixed."""
     output = config["leds"]["output"]
     if output not in ("neopixel", "auto"):
         return Check("spi", "skip", f"leds.output = {output}: SPI not used")
-    budget = bom.budget(config)
     if not (root / "dev/spidev0.0").exists():
         status: Status = "fail" if output == "neopixel" else "warn"
         return Check(
@@ -125,16 +122,10 @@ def spi(config: Config, root: Path, model: str | None) -> Check:
             "no /dev/spidev0.0: add dtparam=spi=on and dtoverlay=spi0-0cs to "
             "/boot/firmware/config.txt and reboot",
         )
+    transfer = plan(bom.budget(config).leds, read_bufsiz(root))
+    if transfer.problem:
+        return Check("spi", "fail", transfer.problem, {"transfers": transfer.transfers})
     problems = []
-    try:
-        bufsiz = int((root / "sys/module/spidev/parameters/bufsiz").read_text().strip())
-    except (OSError, ValueError):
-        bufsiz = bom.SPIDEV_DEFAULT_BUFSIZ
-    if bufsiz < budget.spi_bytes:
-        problems.append(
-            f"a frame is {budget.spi_bytes} SPI bytes but spidev.bufsiz is {bufsiz}: add "
-            f"spidev.bufsiz={max(budget.spidev_bufsiz, 32768)} to /boot/firmware/cmdline.txt"
-        )
     if model in ("pi3", "pi4", "zero2w"):
         try:
             boot = (root / "boot/firmware/config.txt").read_text()
@@ -143,42 +134,29 @@ def spi(config: Config, root: Path, model: str | None) -> Check:
         if not re.search(r"^\s*core_freq(_min)?\s*=", boot, re.MULTILINE):
             want = "core_freq=500, core_freq_min=500" if model == "pi4" else "core_freq=250"
             problems.append(f"set {want} in /boot/firmware/config.txt (stable SPI timing)")
-    if problems:
-        return Check("spi", "warn", "; ".join(problems))
-    return Check("spi", "ok", f"/dev/spidev0.0, bufsiz {bufsiz} ≥ {budget.spi_bytes} bytes")
-
-
-def open_sink(config: Config, link: CoprocessorLink | None) -> PixelSink:
-    """The LED sink the daemon would use, at the brightness cap (KiothiError if it cannot)."""
-    leds = config["leds"]
-    layout_keys: dict[str, Any] = {
-        "leds_per_ring": leds["leds_per_ring"],
-        "offset": leds["offset"],
-        "direction": leds["direction"],
-    }
-    if leds["chain"]:
-        layout_keys["chain"] = leds["chain"]
-    layout = RingLayout.from_config(layout_keys)
-    cap = leds["max_brightness"]
-    if leds["output"] == "coprocessor":
-        from kiothi_board.hardware.link import LinkPixelSink
-
-        assert link is not None
-        return LinkPixelSink(
-            link, layout, brightness=cap, max_brightness=cap,
-            supply_milliamps=leds["supply_milliamps"],
-        )  # fmt: skip
-    from kiothi_board.hardware.neopixel import NeoPixelRings
-
-    return NeoPixelRings(
-        layout,
-        bus="pwm" if leds["output"] == "neopixel-pwm" else "spi",
-        pin_name=leds["pin"],
-        brightness=cap,
-        max_brightness=cap,
-        pixel_order=leds["pixel_order"],
-        supply_milliamps=leds["supply_milliamps"],
+    detail = (
+        f"/dev/spidev0.0; a frame is {transfer.frame_bytes} SPI bytes, spidev.bufsiz "
+        f"{transfer.bufsiz}: 1 transfer per frame"
     )
+    if problems:
+        return Check("spi", "warn", f"{detail}; " + "; ".join(problems), {"transfers": 1})
+    return Check("spi", "ok", detail, {"transfers": 1})
+
+
+def open_sink(config: Config, root: Path = Path("/")) -> PixelSink:
+    """The LED output the daemon would open, at the brightness cap (KiothiError if it cannot)."""
+    from kiothi_board.clock import SystemClock
+    from kiothi_board.drivers import Drivers
+
+    leds = config["leds"]
+    cap = leds["max_brightness"]
+    drivers = Drivers(
+        config, clock=SystemClock(), resources=[], leds={**leds, "brightness": cap}, root=root
+    )
+    choice = leds["output"]
+    registry = LED_OUTPUTS
+    entry = registry[registry.auto[0] if choice == "auto" else choice]
+    return entry.open(drivers)
 
 
 def first_answer(

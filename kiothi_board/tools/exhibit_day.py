@@ -112,7 +112,7 @@ class BoardProcess:
         self.master, slave = os.openpty()
         tty.setraw(slave)
         self.slave = slave
-        self.device = SimulatedCoprocessor(FdPort(self.master), leds_per_ring=16)
+        self.device = SimulatedCoprocessor(FdPort(self.master))
         self.config = state / "exhibit.toml"
         self.config.write_text(config_text(state, os.ttyname(slave)))
         self.proc: subprocess.Popen[bytes] | None = None

@@ -1,4 +1,5 @@
-"""`kiothi-board firmware install`: what it copies, and a clear error without a Pico."""
+"""`kiothi-board firmware install`: what it copies, and clear errors without a Pico (the update
+itself, end to end: test_firmware_update.py)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import pytest
 
 from kiothi_board.cli import main as cli_main
 from kiothi_board.tools import firmware
-from kiothi_board.tools.firmware import FirmwareError, install
+from kiothi_board.tools.firmware import FILES, FirmwareError, install
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCE = ROOT / "firmware" / "kiothi_io"
@@ -33,48 +34,46 @@ class FakeMpremote:
         return subprocess.CompletedProcess(argv, self.copy_status, "", self.copy_error)
 
 
-def test_install_copies_the_four_files_main_last_then_resets() -> None:
-    fake, said = FakeMpremote(), []
-    install(SOURCE, runner=fake, mpremote=MPREMOTE, say=said.append, leds_per_ring=16)
-    listing, copy = fake.calls
-    assert listing == ["mpremote", "connect", "list"]
-    assert copy[:3] == ["mpremote", "connect", "auto"]
-    pairs = [(Path(copy[i + 1]).name, copy[i + 2]) for i, a in enumerate(copy) if a == "cp"]
-    assert pairs == [
-        ("frames.py", ":frames.py"),
-        ("device.py", ":device.py"),
-        ("config.py", ":config.py"),
-        ("main.py", ":main.py"),
-    ]
-    assert copy[-1] == "reset"
-    assert said[-2] == f"board: {PICO.strip()}"
+def test_dry_run_lists_the_four_files_main_last(capsys: Any) -> None:
+    said: list[str] = []
+    command = install(SOURCE, dry_run=True, mpremote=MPREMOTE, say=said.append)
+    assert [line.split(" -> ")[1] for line in said[:4]] == [f":{n}" for n in FILES]
+    assert FILES[-1] == "main.py" and command[:3] == ["mpremote", "connect", "auto"]
+    assert command[-1] == "reset" and said[-1].startswith("would run: mpremote connect auto cp")
 
 
 @pytest.mark.parametrize("listing", ["", UART])
 def test_no_board_attached_is_a_clear_error(listing: str) -> None:
     fake = FakeMpremote(listing)
     with pytest.raises(FirmwareError, match="no MicroPython board found on USB"):
-        install(SOURCE, runner=fake, mpremote=MPREMOTE, say=lambda _: None)
+        install(SOURCE, runner=fake, mpremote=MPREMOTE, service_running=lambda: False,
+                say=lambda _: None)  # fmt: skip
     assert len(fake.calls) == 1  # nothing was copied
 
 
-def test_a_named_port_that_fails_says_so() -> None:
-    fake = FakeMpremote(copy_status=1, copy_error="mpremote: failed to access /dev/ttyACM3")
-    with pytest.raises(FirmwareError, match=r"failed to access /dev/ttyACM3 \(is the Pico on"):
-        install(SOURCE, device="/dev/ttyACM3", runner=fake, mpremote=MPREMOTE, say=print)
-    assert fake.calls[0][:3] == ["mpremote", "connect", "/dev/ttyACM3"]
-
-
-def test_led_count_mismatch_and_missing_files_change_nothing(tmp_path: Path) -> None:
+def test_a_named_port_that_is_not_there_says_so(tmp_path: Path) -> None:
     fake = FakeMpremote()
-    with pytest.raises(FirmwareError, match=r"LEDS_PER_RING = 16 but the config.s .* = 24"):
-        install(SOURCE, runner=fake, mpremote=MPREMOTE, leds_per_ring=24, say=print)
+    port = str(tmp_path / "ttyACM3")
+    with pytest.raises(FirmwareError, match=f"cannot open {port}"):
+        install(SOURCE, device=port, runner=fake, mpremote=MPREMOTE,
+                service_running=lambda: False, say=print)  # fmt: skip
+    assert fake.calls == []
+
+
+def test_missing_files_change_nothing(tmp_path: Path) -> None:
     (tmp_path / "frames.py").write_text("", encoding="utf-8")
     with pytest.raises(
         FirmwareError, match=r"missing firmware file.*device\.py, config\.py, main\.py"
     ):
-        install(tmp_path, runner=fake, mpremote=MPREMOTE, say=print)
-    assert fake.calls == []
+        install(tmp_path, runner=FakeMpremote(), mpremote=MPREMOTE, say=print)
+
+
+def test_help_is_for_the_person_at_the_keyboard(capsys: Any) -> None:
+    with pytest.raises(SystemExit):
+        cli_main(["firmware", "install", "--help"])
+    text = capsys.readouterr().out
+    assert "sudo systemctl stop kiothi-board" in text and "--dry-run" in text
+    assert "runner" not in text and "injectable" not in text and "tests" not in text
 
 
 def test_cli_without_mpremote_or_board(monkeypatch: pytest.MonkeyPatch, capsys: Any) -> None:
@@ -85,6 +84,7 @@ def test_cli_without_mpremote_or_board(monkeypatch: pytest.MonkeyPatch, capsys: 
             FirmwareError("mpremote is not installed: pip install mpremote (the pi extra has it)")
         ),
     )
+    monkeypatch.setattr(firmware, "_service_running", lambda run: False)
     assert cli_main(["firmware", "install"]) == 1
     assert "mpremote is not installed" in capsys.readouterr().err
     assert cli_main(["firmware", "install", "--dry-run"]) == 0  # lists without mpremote
@@ -92,10 +92,5 @@ def test_cli_without_mpremote_or_board(monkeypatch: pytest.MonkeyPatch, capsys: 
     assert out.splitlines()[0].endswith("frames.py -> :frames.py") and "would run: mpremote" in out
     monkeypatch.setattr(firmware, "mpremote_command", lambda: ["mpremote"])
     monkeypatch.setattr(firmware, "_run", FakeMpremote(listing=""))
-    monkeypatch.setattr(
-        firmware.install,
-        "__kwdefaults__",
-        {**firmware.install.__kwdefaults__, "runner": firmware._run},
-    )
     assert cli_main(["firmware", "install"]) == 1
     assert "no MicroPython board found on USB" in capsys.readouterr().err

@@ -1,8 +1,8 @@
 """The firmware modules under the real interpreter: MicroPython 1.27 (WebAssembly) in Node.
 
-`firmware/wasm/device.mjs` loads frames.py, device.py and config.py into MicroPython; these
-tests never skip: without node or the npm package (`make setup` runs `npm ci` in
-firmware/wasm) they fail and say what to install.
+`firmware/wasm/device.mjs` loads frames.py, device.py and config.py — as they ship — into
+MicroPython; these tests never skip: without node or the npm package (`make setup` runs
+`npm ci` in firmware/wasm) they fail and say what to install.
 """
 
 from __future__ import annotations
@@ -19,8 +19,7 @@ import pytest
 
 from kiothi_board.clock import FakeClock
 from kiothi_board.hardware import cobs_frames as cf
-from kiothi_board.hardware.layout import RingLayout
-from kiothi_board.hardware.link import CoprocessorLink, LinkMessage, LinkPitInput, LinkPixelSink
+from kiothi_board.hardware.link import CoprocessorLink, LinkMessage, LinkPitInput
 from kiothi_board.hardware.protocols import InputEvent
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -55,13 +54,12 @@ def run_micropython(script: str, tmp_path: Path) -> str:
 
 MESSAGES = [
     (cf.HELLO, 0, bytes([1])),
-    (cf.HELLO_ACK, 7, cf.pack_hello_ack((0, 1, 0), 20, 4, 16)),
+    (cf.HELLO_ACK, 7, cf.pack_hello_ack((0, 2, 0), 20, 4)),
     (cf.INPUT, 255, cf.pack_input(19, 1, 0xFFFFFFFF)),
     (cf.STATUS, 3, cf.pack_status(0xFFFFF, 123456, 2, 65535)),
-    (cf.LEDS, 9, cf.pack_leds(4, cf.LEDS_LAST, 240, bytes(range(246)))),
-    (cf.BRIGHTNESS, 1, cf.pack_brightness(128)),
+    (cf.MAINTENANCE, 1, cf.MAINTENANCE_MAGIC),
     (cf.ERROR, 2, cf.pack_error(cf.E_CRC, 0, 9)),
-    (cf.LEDS, 0, bytes(range(250))),  # a payload of 250: a full COBS block, zeros inside
+    (cf.ERROR, 0, bytes(range(250))),  # a payload of 250: a full COBS block, zeros inside
 ]
 
 
@@ -94,7 +92,7 @@ def test_the_codec_runs_under_micropython_and_matches_cpython(tmp_path: Path) ->
     assert lines[1 + len(MESSAGES) :] == [
         f"bad {cf.E_CRC}",
         f"ok {cf.INPUT}",
-        "ack (1, (0, 1, 0), 20, 4, 16)",
+        "ack (1, (0, 2, 0), 20, 4, 1)",
     ]
 
 
@@ -187,8 +185,8 @@ def test_the_firmware_under_micropython_talks_to_the_host_link(
     arrived = threading.Event()
     events: list[InputEvent] = []
     inputs: list[LinkMessage] = []
-    layout = RingLayout(16)
-    frame = [[(pit, k, 9) for k in range(16)] for pit in range(20)]
+    answers: list[LinkMessage] = []
+    shipped = (ROOT / "firmware/kiothi_io/config.py").read_text(encoding="utf-8")
     with (
         CoprocessorLink(
             "micropython://pipes",
@@ -197,13 +195,13 @@ def test_the_firmware_under_micropython_talks_to_the_host_link(
             serial_factory=lambda *a, **k: mpy.port,
         ) as link,
         LinkPitInput(link, clock=clock, notify=arrived.set) as pits,
-        LinkPixelSink(link, layout, brightness=0.5, supply_milliamps=None) as sink,
     ):
         link.add_listener(lambda m: inputs.append(m) if m.type == cf.INPUT else None)
+        link.add_listener(lambda m: answers.append(m) if m.type == cf.MAINTENANCE else None)
         assert link.wait_up(WAIT), link.error
         assert link.device is not None
-        assert (link.device.firmware, link.device.pits, link.device.controls) == ((0, 1, 0), 20, 4)
-        assert link.device.leds_per_ring == 16
+        assert f"FIRMWARE_VERSION = {link.device.firmware}" in shipped  # the shipped config.py
+        assert (link.device.pits, link.device.controls, link.device.updatable) == (20, 4, True)
         pits.start(events.append)
         mpy.set_levels(1 << 12)  # N3 pressed on the (MicroPython) device
         assert arrived.wait(WAIT)
@@ -212,10 +210,10 @@ def test_the_firmware_under_micropython_talks_to_the_host_link(
         clock.advance(0.05)
         pits.poll()
         assert [(e.kind, e.pit) for e in events] == [("pressed", 12)]
-        sink.show(frame)  # 320 LEDs: four LEDS chunks, assembled by the firmware
-        expected = bytes(v for colour in layout.to_chain(frame) for v in colour).hex()
-        shown = mpy.wait_line(f"leds {expected[:12]}")
-        assert shown == f"leds {expected} 128"
-        os.write(mpy.port._tx, b"\x02\xff\x00")  # garbage to the device: counted, ERROR back
+        # The LEDs are the Pi's: an LED frame of firmware 0.1's protocol is an unknown type.
+        link.send(0x5, bytes(4 + 3 * 82))
         assert link.wait_for(lambda: link.stats.device_errors >= 1, WAIT)
         assert link.is_up and link.stats.garbled == 0
+        link.request_maintenance()  # answered, then main.py's restart would run
+        assert link.wait_for(lambda: len(answers) == 1, WAIT)
+        assert mpy.wait_line("maintenance") == "maintenance"

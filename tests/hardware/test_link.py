@@ -19,11 +19,10 @@ from hypothesis import strategies as st
 from kiothi_board.clock import FakeClock, SystemClock
 from kiothi_board.errors import LinkError
 from kiothi_board.hardware import cobs_frames as cf
-from kiothi_board.hardware.layout import RingLayout
-from kiothi_board.hardware.link import CoprocessorLink, LinkPitInput, LinkPixelSink
+from kiothi_board.hardware.link import CoprocessorLink, LinkPitInput
 from kiothi_board.hardware.link_sim import FdPort, SimulatedCoprocessor
 from kiothi_board.hardware.link_types import LinkChange, LinkMessage
-from kiothi_board.hardware.protocols import InputEvent, PitInput, PixelSink
+from kiothi_board.hardware.protocols import InputEvent, PitInput
 from tests.conftest import PtyPair
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -127,21 +126,12 @@ def test_a_packet_without_delimiter_overruns_and_costs_one_frame() -> None:
     assert [cf.decode_frame(p) for p in packets] == [(cf.HELLO, 1, b"\x01")]
 
 
-@pytest.mark.parametrize("leds", [12, 16, 24])
-def test_led_frames_split_and_reassemble(leds: int) -> None:
-    rgb = bytes(i % 251 for i in range(20 * leds * 3))
-    chunks = cf.split_leds(9, rgb)
-    assert all(len(c) <= cf.MAX_PAYLOAD for c in chunks)
-    assembler = cf.LedAssembler(20 * leds)
-    done = [assembler.feed(*cf.unpack_leds(c)) for c in chunks]
-    assert done == [False] * (len(chunks) - 1) + [True]
-    assert bytes(assembler.buffer) == rgb
-    # A lost chunk drops that frame; the next whole frame shows.
-    with pytest.raises(cf.FrameDecodeError) as info:
-        for c in chunks[:1] + chunks[2:]:
-            assembler.feed(*cf.unpack_leds(c))
-    assert info.value.reason == cf.E_LED_SEQUENCE
-    assert [assembler.feed(*cf.unpack_leds(c)) for c in chunks][-1] is True
+def test_hello_ack_of_firmware_0_1_has_no_features() -> None:
+    old = cf.pack_hello_ack((0, 1, 0), 20, 4)[:7]  # 0.1 sent seven bytes
+    assert cf.unpack_hello_ack(old) == (1, (0, 1, 0), 20, 4, 0)
+    assert cf.unpack_hello_ack(cf.pack_hello_ack((0, 2, 0), 20, 4))[4] == cf.F_MAINTENANCE
+    with pytest.raises(cf.FrameDecodeError):
+        cf.check_maintenance(b"kiothi-io updat")
 
 
 # -- host and simulated device over a pty ---------------------------------------------------
@@ -158,7 +148,7 @@ class Rig:
 def make_rig(pty_pair: PtyPair, clock: object, **link_kwargs: object) -> Iterator[Rig]:
     master, slave = pty_pair
     port = FdPort(master)
-    device = SimulatedCoprocessor(port, leds_per_ring=12)
+    device = SimulatedCoprocessor(port)
     link = CoprocessorLink(os.ttyname(slave), clock=clock, backoff=(0.05, 0.2), **link_kwargs)  # type: ignore[arg-type]
     try:
         yield Rig(link, device, slave)
@@ -178,7 +168,7 @@ def test_hello_handshake_brings_the_link_up(rig: Rig) -> None:
     assert rig.device.hellos >= 1
     info = rig.link.device
     assert info is not None
-    assert (info.protocol, info.pits, info.controls, info.leds_per_ring) == (1, 20, 4, 12)
+    assert (info.protocol, info.pits, info.controls, info.updatable) == (1, 20, 4, True)
     assert rig.link.error is None
     assert rig.link.wait_for(lambda: rig.link.stats.frames_ok >= 2, WAIT)
 
@@ -250,21 +240,12 @@ def test_a_lost_input_frame_is_healed_by_the_next_heartbeat(rig: Rig, clock: Fak
         assert [(e.kind, e.pit) for e in events] == [("pressed", 7)]
 
 
-def test_led_frames_arrive_in_chain_order_and_close_blanks_them(rig: Rig) -> None:
-    layout = RingLayout(12, offsets=(3,) + (0,) * 19, directions=("ccw",) + ("cw",) * 19,
-                        chain=tuple(range(19, -1, -1)))  # fmt: skip
+def test_led_frames_are_not_for_the_coprocessor(rig: Rig) -> None:
+    """Types 0x5/0x6 carried LEDs to firmware 0.1 (which drove none): refused as unknown."""
     assert rig.link.wait_up(WAIT)
-    frame = [[(pit, led, 0) for led in range(12)] for pit in range(20)]
-    with LinkPixelSink(rig.link, layout, brightness=0.5, supply_milliamps=None) as sink:
-        assert isinstance(sink, PixelSink)
-        assert rig.device.wait_for(lambda: rig.device.brightness == 128, WAIT)
-        sink.show(frame)
-        assert rig.device.wait_for(lambda: len(rig.device.frames) >= 2, WAIT)
-        got = rig.device.frames[-1]
-        assert got == layout.to_chain(frame)
-        assert got[0] == (19, 0, 0)  # the chain starts at N10
-        assert got[19 * 12 + 3] == (0, 0, 0) and got[19 * 12 + 2] == (0, 1, 0)  # S1: ccw from 3
-    assert rig.device.wait_for(lambda: rig.device.frames[-1] == [(0, 0, 0)] * 240, WAIT)
+    rig.link.send(0x5, b"\x00\x01\x00\x00\xff\x00\x00")
+    assert rig.link.wait_for(lambda: rig.link.stats.device_errors >= 1, WAIT)
+    assert rig.device.garbled == 1 and rig.link.is_up
 
 
 def test_garbage_both_ways_is_counted_and_ignored(rig: Rig, clock: FakeClock) -> None:
@@ -341,7 +322,7 @@ def test_close_is_idempotent_and_sends_refuse_after_it(rig: Rig) -> None:
     rig.link.close()
     assert rig.link.state == "closed"
     with pytest.raises(LinkError, match="closed"):
-        rig.link.send_brightness(3)
+        rig.link.send(cf.HELLO, cf.pack_hello())
 
 
 # -- the firmware's own protocol logic, run on CPython against the real host link ------------
@@ -353,7 +334,7 @@ class FirmwareHarness:
     def __init__(self, master: int, device_module: object) -> None:
         self.port = FdPort(master, timeout=0.005)
         self.levels = 0
-        self.shown: list[tuple[bytes, int]] = []
+        self.maintenance = threading.Event()
         self._stop = threading.Event()
         self._start = time.monotonic()
         self.device = device_module.Device(  # type: ignore[attr-defined]
@@ -361,8 +342,7 @@ class FirmwareHarness:
             read_levels=lambda: self.levels,
             ticks_ms=lambda: int((time.monotonic() - self._start) * 1000) & 0x3FFFFFFF,
             ticks_diff=lambda a, b: ((a - b + 0x20000000) & 0x3FFFFFFF) - 0x20000000,
-            show=lambda rgb, b: self.shown.append((bytes(rgb), b)),
-            leds_per_ring=12,
+            maintenance=self.maintenance.set,
         )
         self._thread = threading.Thread(target=self._run, daemon=True)
         self._thread.start()
@@ -396,36 +376,30 @@ def test_the_firmware_logic_speaks_to_the_host_link(
     fw = FirmwareHarness(master, firmware_device)
     arrived = threading.Event()
     events: list[InputEvent] = []
-    layout = RingLayout(12)
     try:
         with (
             CoprocessorLink(os.ttyname(slave), clock=clock) as link,
             LinkPitInput(link, notify=arrived.set) as pits,
-            LinkPixelSink(link, layout, brightness=0.5, supply_milliamps=None) as sink,
         ):
             assert link.wait_up(WAIT), link.error
-            assert link.device is not None and link.device.leds_per_ring == 12
+            assert link.device is not None and link.device.updatable
             pits.start(events.append)
             fw.levels = 1 << 12  # N3 pressed
             assert arrived.wait(WAIT)
             clock.advance(0.05)
             pits.poll()
             assert [(e.kind, e.pit) for e in events] == [("pressed", 12)]
-            sink.show(sink_frame(12))
-            assert link.wait_for(lambda: any(s[0][:3] == b"\x00\x00\x09" for s in fw.shown), WAIT)
-            rgb, brightness = next(s for s in fw.shown if s[0][:3] == b"\x00\x00\x09")
-            assert brightness == 128
-            assert rgb == bytes(v for c in layout.to_chain(sink_frame(12)) for v in c)
+            answers: list[LinkMessage] = []
+            link.add_listener(lambda m: answers.append(m) if m.type == cf.MAINTENANCE else None)
+            link.request_maintenance()  # answered, then main.py's restart is called
+            assert fw.maintenance.wait(WAIT)
+            assert link.wait_for(lambda: len(answers) == 1, WAIT)
             os.write(slave, b"\x02\xff\x00")  # garbage to the device: counted, ERROR back
             assert link.wait_for(lambda: link.stats.device_errors >= 1, WAIT)
             assert fw.device.rx_bad >= 1  # type: ignore[attr-defined]
             assert link.is_up
     finally:
         fw.close()
-
-
-def sink_frame(leds: int) -> list[list[tuple[int, int, int]]]:
-    return [[(pit, k, 9) for k in range(leds)] for pit in range(20)]
 
 
 class UnpluggablePort(FdPort):
