@@ -1,4 +1,5 @@
-"""The daemon on the RP2040 co-processor: presses and LED frames over a real pseudo-terminal."""
+"""The daemon on the RP2040 co-processor: presses over a real pseudo-terminal (the LEDs are
+the Pi's own, simulated here)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ from pathlib import Path
 
 from kiothi_board.config import validate
 from kiothi_board.daemon import Daemon
-from kiothi_board.hardware.link import LinkPitInput, LinkPixelSink
+from kiothi_board.hardware.fakes import FakePixelSink
+from kiothi_board.hardware.link import LinkPitInput
 from kiothi_board.hardware.link_sim import FdPort, SimulatedCoprocessor
 from tests.conftest import PtyPair, wait_until
 
@@ -27,22 +29,19 @@ def tick_until(daemon: Daemon, predicate: Callable[[], bool]) -> bool:
 
 def test_daemon_plays_through_the_coprocessor(tmp_path: Path, pty_pair: PtyPair) -> None:
     master, slave = pty_pair
-    device = SimulatedCoprocessor(FdPort(master), leds_per_ring=16)
+    device = SimulatedCoprocessor(FdPort(master))
     config = validate(
         {
             "board": {"input": "coprocessor", "port": os.ttyname(slave)},
-            "leds": {"output": "coprocessor"},
+            "leds": {"output": "sim"},
             "game": {"mode": "two", "pace": "instant", "variant": "V2"},
         }
     )
     daemon = Daemon(config, state_dir=str(tmp_path), api=False)
     try:
         assert isinstance(daemon.inputs, LinkPitInput)
-        assert isinstance(daemon.sink, LinkPixelSink)
+        assert isinstance(daemon.sink, FakePixelSink)
         assert daemon.link.wait_up(WAIT), daemon.link.error
-        # The board's LEDs reach the device: a full chain of 20 × 16 colours.
-        assert device.wait_for(lambda: len(device.frames) > 0, WAIT)
-        assert len(device.frames[-1]) == 320
         # South presses S6 on the wooden board; instant pace plays it at once.
         seen: list[str] = []
         daemon.board.add_listener(
@@ -54,8 +53,5 @@ def test_daemon_plays_through_the_coprocessor(tmp_path: Path, pty_pair: PtyPair)
         assert tick_until(daemon, lambda: daemon.board.state()["actions"] == ["S6"])
     finally:
         daemon.close()
-        assert device.wait_for(
-            lambda: bool(device.frames) and not any(any(c) for c in device.frames[-1]), WAIT
-        ), "the LEDs go dark on shutdown"
         device.close()
         pty_pair.close()

@@ -26,6 +26,7 @@ def no_hardware(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "kiothi-no-such-factory")
     monkeypatch.setattr(Device, "pin_factory", None)
     monkeypatch.setitem(sys.modules, "neopixel", None)  # import neopixel -> ImportError
+    monkeypatch.setitem(sys.modules, "neopixel_spi", None)
 
 
 def drivers(sections: dict[str, Any], resources: list[Any] | None = None) -> Drivers:
@@ -105,8 +106,30 @@ def test_link_is_required_and_names_the_port(tmp_path: Path) -> None:
     ) as info:
         drivers(sections).pit_input()
     assert f"board.port = {port!r}" in str(info.value)
-    with pytest.raises(DriverUnavailableError, match=r"^leds\.output = 'coprocessor'"):
-        drivers({"board": {"port": port}, "leds": {"output": "coprocessor"}}).pixel_sink()
+
+
+def test_the_config_takes_its_driver_names_from_the_registry() -> None:
+    from kiothi_board.config import SCHEMA
+    from kiothi_board.errors import ConfigError
+    from kiothi_board.hardware.registry import LED_OUTPUTS, PIT_INPUTS
+
+    assert PIT_INPUTS.choices() == ("auto", "gpio", "coprocessor", "sim")
+    assert LED_OUTPUTS.choices() == ("auto", "neopixel", "neopixel-pwm", "sim")
+    for table, registry in (("board", PIT_INPUTS), ("leds", LED_OUTPUTS)):
+        key = registry.key.split(".")[1]
+        check = SCHEMA[table][key].check
+        assert check is not None
+        assert [c for c in registry.choices() if check(c) is None] == list(registry.choices())
+        assert all(registry[name].description for name in registry)
+    # The co-processor reads buttons only: the LEDs are on the Pi's SPI in every wiring.
+    with pytest.raises(ConfigError, match=r"leds\.output = 'coprocessor': must be one of"):
+        validate({"leds": {"output": "coprocessor"}})
+
+
+@pytest.mark.usefixtures("no_hardware")
+def test_led_output_pwm_is_required() -> None:
+    with pytest.raises(DriverUnavailableError, match=r"^leds\.output = 'neopixel-pwm': NeoPixel"):
+        drivers({"leds": {"output": "neopixel-pwm"}}).pixel_sink()
 
 
 def test_store_is_required_and_names_the_key(tmp_path: Path) -> None:

@@ -18,20 +18,19 @@ from typing import Any
 from kiothi_board.clock import Clock, SystemClock
 from kiothi_board.config import Config, load
 from kiothi_board.drivers import Drivers
-from kiothi_board.errors import ConfigError, DriverFallback, KiothiError, LinkError
+from kiothi_board.errors import ConfigError, DriverFallback, KiothiError
 
 __all__ = ["blank", "main"]
 
 log = logging.getLogger(__name__)
 
 
-def blank(config: Config, *, timeout: float, clock: Clock | None = None) -> str:
+def blank(config: Config, *, clock: Clock | None = None) -> str:
     """Open the LED output the daemon would open, show a dark frame, release it.
 
-    Only the LEDs (and the co-processor link they may need): no pit input, no store, so
-    blanking the rings changes no game. A co-processor gets `timeout` seconds to answer
-    the link's hello; raises LinkError (quoting the port) when it does not, since the
-    rings may still be lit. Returns what was done.
+    Only the LEDs (the Pi's own, in every wiring): no pit input, no link, no store, so
+    blanking the rings changes no game. Raises LinkError (DriverUnavailableError) when the
+    named output cannot be opened, since the rings may still be lit. Returns what was done.
     """
     resources: list[Any] = []
     drivers = Drivers(config, clock=clock or SystemClock(), resources=resources)
@@ -39,11 +38,6 @@ def blank(config: Config, *, timeout: float, clock: Clock | None = None) -> str:
         sink = drivers.pixel_sink()
         if drivers.fell_back or config["leds"]["output"] == "sim":
             return "no LED hardware in use (simulator): nothing to blank"
-        if drivers.link is not None and not drivers.link.wait_up(timeout):
-            raise LinkError(
-                f"the co-processor on {config['board']['port']!r} did not answer within "
-                f"{timeout:g} s ({drivers.link.error}): the LEDs may still be lit"
-            )
         what = repr(sink)
     finally:
         # Every sink's close() writes one dark frame, then releases the driver; the link last.
@@ -64,13 +58,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("action", choices=["off"], help="off: one dark frame on every LED")
     parser.add_argument("--config", help="TOML configuration file (default: built-in)")
-    parser.add_argument(
-        "--timeout",
-        type=float,
-        default=3.0,
-        metavar="SECONDS",
-        help="how long a co-processor may take to answer (default: 3)",
-    )
     args = parser.parse_args(argv)
     try:
         config = load(args.config)
@@ -81,7 +68,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", DriverFallback)  # the log line says it once
-            print(f"kiothi-board leds: {blank(config, timeout=args.timeout)}")
+            print(f"kiothi-board leds: {blank(config)}")
     except (KiothiError, OSError) as exc:
         print(f"kiothi-board leds: {exc}", file=sys.stderr)
         return 1

@@ -232,7 +232,9 @@ def test_spi_is_the_default_bus_and_needs_no_pin(monkeypatch: pytest.MonkeyPatch
     board = FakeSpiBoard()
     monkeypatch.setitem(sys.modules, "neopixel_spi", SimpleNamespace(NeoPixel_SPI=FakeNeoPixelSPI))
     monkeypatch.setitem(sys.modules, "board", board)
-    sink = NeoPixelRings(RingLayout(leds_per_ring=16), brightness=0.3, pixel_order="GRB")
+    sink = NeoPixelRings(
+        RingLayout(leds_per_ring=16), brightness=0.3, pixel_order="GRB", spidev_bufsiz=32768
+    )
     pixels = FakeNeoPixel.instances[-1]
     assert isinstance(pixels, FakeNeoPixelSPI) and sink.bus == "spi"
     assert pixels.pin is board.buses[0]  # the SPI bus object, not a pin
@@ -255,6 +257,7 @@ def test_spi_failures_are_link_errors_and_bad_bus_is_a_config_error() -> None:
             RingLayout(),
             neopixel_module=spi_module,
             board_module=FakeSpiBoard(FileNotFoundError("No such file: /dev/spidev0.0")),
+            spidev_bufsiz=32768,
         )
     with pytest.raises(ConfigError, match="'i2c'"):
         NeoPixelRings(

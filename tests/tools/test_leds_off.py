@@ -2,31 +2,15 @@
 
 from __future__ import annotations
 
-import os
-import tty
-from collections.abc import Iterator
+import sys
 from pathlib import Path
+from types import SimpleNamespace
+from typing import ClassVar
 
 import pytest
 
 from kiothi_board.cli import main as cli_main
-from kiothi_board.hardware.link_sim import FdPort, SimulatedCoprocessor
-
-WAIT = 30.0
-
-
-@pytest.fixture
-def device() -> Iterator[tuple[SimulatedCoprocessor, str]]:
-    """A simulated co-processor on a real pseudo-terminal, and the tty the host opens."""
-    master, slave = os.openpty()
-    tty.setraw(slave)
-    sim = SimulatedCoprocessor(FdPort(master), leds_per_ring=16)
-    try:
-        yield sim, os.ttyname(slave)
-    finally:
-        sim.close()
-        os.close(master)
-        os.close(slave)
+from kiothi_board.hardware import neopixel, spi_transfer
 
 
 def write_config(tmp_path: Path, text: str) -> str:
@@ -35,44 +19,41 @@ def write_config(tmp_path: Path, text: str) -> str:
     return str(path)
 
 
-def test_leds_off_sends_one_dark_frame_to_the_coprocessor(
-    tmp_path: Path,
-    device: tuple[SimulatedCoprocessor, str],
-    capsys: pytest.CaptureFixture[str],
+def test_leds_off_sends_one_dark_frame_through_the_spi_driver(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    sim, port = device
-    config = write_config(tmp_path, f'[board]\nport = "{port}"\n[leds]\noutput = "coprocessor"\n')
+    class Pixels:
+        shown: ClassVar[list[list[tuple[int, int, int]]]] = []
+
+        def __init__(self, spi: object, n: int, **kwargs: object) -> None:
+            self.buffer = [(9, 9, 9)] * n  # whatever the daemon left lit
+
+        def __setitem__(self, i: int, colour: tuple[int, int, int]) -> None:
+            self.buffer[i] = colour
+
+        def show(self) -> None:
+            self.shown.append(list(self.buffer))
+
+    monkeypatch.setitem(sys.modules, "neopixel_spi", SimpleNamespace(NeoPixel_SPI=Pixels))
+    monkeypatch.setitem(sys.modules, "board", SimpleNamespace(SPI=lambda: "spi0"))
+    monkeypatch.setattr(spi_transfer, "read_bufsiz", lambda root: 32768)
+    monkeypatch.setattr(neopixel, "read_bufsiz", lambda root: 32768)
+    config = write_config(tmp_path, '[leds]\noutput = "neopixel"\n')
     assert cli_main(["leds", "off", "--config", config]) == 0
-    assert sim.wait_for(lambda: len(sim.frames) > 0, WAIT)
-    assert len(sim.frames[-1]) == 320
-    assert not any(any(colour) for colour in sim.frames[-1])
+    assert Pixels.shown == [[(0, 0, 0)] * 320]
     assert "LEDs dark" in capsys.readouterr().out
     # No store was opened or game started: blanking touches nothing but the LEDs.
     assert list(tmp_path.iterdir()) == [tmp_path / "config.toml"]
 
 
-def test_leds_off_fails_loudly_when_the_coprocessor_stays_silent(
-    tmp_path: Path,
-    device: tuple[SimulatedCoprocessor, str],
-    capsys: pytest.CaptureFixture[str],
+def test_leds_off_names_the_spi_fix_when_a_frame_would_not_fit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    sim, port = device
-    sim.go_silent()
-    config = write_config(tmp_path, f'[board]\nport = "{port}"\n[leds]\noutput = "coprocessor"\n')
-    assert cli_main(["leds", "off", "--config", config, "--timeout", "0.3"]) == 1
-    err = capsys.readouterr().err
-    assert port in err and "did not answer" in err and "may still be lit" in err
-
-
-def test_leds_off_names_a_port_that_cannot_be_opened(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    missing = tmp_path / "no-such-tty"
-    config = write_config(
-        tmp_path, f'[board]\nport = "{missing}"\n[leds]\noutput = "coprocessor"\n'
-    )
+    monkeypatch.setattr(neopixel, "read_bufsiz", lambda root: 4096)
+    config = write_config(tmp_path, '[leds]\noutput = "neopixel"\n')
     assert cli_main(["leds", "off", "--config", config]) == 1
-    assert str(missing) in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "spidev.bufsiz is 4096" in err and "spidev.bufsiz=32768" in err
 
 
 def test_leds_off_with_the_simulator_has_nothing_to_blank(
