@@ -227,35 +227,48 @@ class Doctor:
                     return Check("pits", "fail", "the co-processor sends no STATUS")
                 return source
             self.inputs = GpioLevels(
-                list(board["pins"]), pull_up=board["pull_up"], pin_factory=self.pin_factory
+                [*board["pins"], *board["control_pins"]],
+                pull_up=board["pull_up"],
+                pin_factory=self.pin_factory,
             )
             return self.inputs
         except KiothiError as exc:
             return Check("pits", "fail", str(exc))
 
     def press_each_pit(self) -> Check:
-        """Prompt for each pit in turn; stuck, dead and crossed inputs are failures."""
+        """Prompt for each pit, then each control button; stuck, dead, crossed and shorted
+        inputs fail, each named with its GPIO and header pin."""
         source = self._source()
         if isinstance(source, Check):
             return source
         wait = self._wait or source.wait
-        stuck = source.levels() & PIT_MASK
+        names, where = self._inputs()
+        stuck = source.levels() & ((1 << len(names)) - 1)
         results: dict[str, str] = {}
-        for pit, name in enumerate(PIT_NAMES):
-            if stuck >> pit & 1:
+        for slot, name in enumerate(names):
+            if stuck >> slot & 1:
                 results[name] = "stuck"
                 continue
             mark = source.mark()
             self.prompt(f"press {name}")
             deadline = self.clock.now() + self.press_timeout
-            answer = doctor_checks.first_answer(source, mark, stuck, self.clock, wait, deadline)
-            if answer is None:
-                results[name] = "dead"
-                continue
-            results[name] = "ok" if answer == pit else f"crossed:{PIT_NAMES[answer]}"
-            deadline = self.clock.now() + self.press_timeout
-            doctor_checks.await_release(source, answer, self.clock, wait, deadline)
-        return doctor_checks.pits_check(results)
+            seen = doctor_checks.press_window(source, mark, stuck, self.clock, wait, deadline)
+            results[name] = doctor_checks.verdict(slot, seen, names)
+        return doctor_checks.pits_check(results, where)
+
+    def _inputs(self) -> tuple[list[str], dict[str, str]]:
+        """Input names by slot (pits, then `control 0`…) and where each is wired."""
+        pin_map, _ = map_from_config(self.config["board"], self.config["leds"])
+        controls = pin_map.controls
+        if self.link is not None and self.link.device is not None:
+            controls = controls[: self.link.device.controls]
+        names = [*PIT_NAMES, *(f"control {i}" for i in range(len(controls)))]
+        header, prefix = pin_map.header.header, pin_map.header.gpio_prefix
+        where = {
+            name: f"{prefix}{gpio}, header pin {header.get(gpio, '?')}"
+            for name, gpio in zip(names, (*pin_map.pits, *controls), strict=False)
+        }
+        return names, where
 
 
 def _real_pause(seconds: float) -> None:

@@ -14,7 +14,6 @@ from typing import Any, Literal
 from kiothi_board import __version__
 from kiothi_board.clock import Clock
 from kiothi_board.config import Config
-from kiothi_board.hardware.pinmap import PIT_NAMES
 from kiothi_board.hardware.protocols import PixelSink
 from kiothi_board.hardware.registry import LED_OUTPUTS, PIT_INPUTS
 from kiothi_board.hardware.spi_transfer import plan, read_bufsiz
@@ -159,50 +158,74 @@ def open_sink(config: Config, root: Path = Path("/")) -> PixelSink:
     return entry.open(drivers)
 
 
-def first_answer(
+def press_window(
     source: RawInputs,
     mark: int,
     stuck: int,
     clock: Clock,
     wait: Callable[[float], None],
     deadline: float,
-) -> int | None:
-    """The first pit (not stuck) activated since `mark`, or None once `deadline` passes."""
+) -> list[int]:
+    """Every slot (not stuck) activated from `mark` until all of them are released again.
+
+    Empty when nothing answered by `deadline`. A short between two pit wires activates both
+    in either order, so the whole window counts, not the first edge.
+    """
     while True:
         source.changed.clear()
-        fresh = [s for s in source.activations(mark) if s < len(PIT_NAMES) and not stuck >> s & 1]
+        fresh = [s for s in source.activations(mark) if not stuck >> s & 1]
         if fresh:
-            return fresh[0]
+            break
         remaining = deadline - clock.now()
         if remaining <= 0:
-            return None
+            return []
         wait(remaining)
-
-
-def await_release(
-    source: RawInputs, slot: int, clock: Clock, wait: Callable[[float], None], deadline: float
-) -> bool:
-    """Wait until `slot` is released (True) or `deadline` passes (False)."""
+    release_by = clock.now() + max(deadline - clock.now(), 1.0)
     while True:
         source.changed.clear()
-        if not source.levels() >> slot & 1:
-            return True
-        remaining = deadline - clock.now()
-        if remaining <= 0:
-            return False
-        wait(remaining)
+        seen = sorted({s for s in source.activations(mark) if not stuck >> s & 1})
+        if not any(source.levels() >> s & 1 for s in seen) or clock.now() >= release_by:
+            return seen
+        wait(release_by - clock.now())
 
 
-def pits_check(results: dict[str, str]) -> Check:
-    """The verdict of the press test: `results` is pit → ok / stuck / dead / crossed:OTHER."""
+def verdict(slot: int, seen: list[int], names: list[str]) -> str:
+    """ok / dead / crossed:OTHER / short:OTHER+… for one press of `slot`."""
+    others = [names[s] for s in seen if s != slot]
+    if not seen:
+        return "dead"
+    if slot not in seen:
+        return "crossed:" + "+".join(others)
+    return "short:" + "+".join(others) if others else "ok"
+
+
+def pits_check(results: dict[str, str], where: dict[str, str] | None = None) -> Check:
+    """The verdict of the press test: `results` is input → ok / stuck / dead / crossed:OTHER /
+    short:OTHER; `where` names each input's pin ("GPIO4, header pin 7")."""
+    where = where or {}
+
+    def at(name: str) -> str:
+        return f"{name} ({where[name]})" if name in where else name
+
     bad = {name: r for name, r in results.items() if r != "ok"}
     ok = len(results) - len(bad)
-    parts = [f"{ok}/{len(results)} pits ok"]
+    parts = [f"{ok}/{len(results)} inputs ok"]
     for kind, label in (("stuck", "stuck (active at start)"), ("dead", "dead (never pressed)")):
-        names = [n for n, r in bad.items() if r == kind]
+        names = [at(n) for n, r in bad.items() if r == kind]
         if names:
             parts.append(f"{label}: {', '.join(names)}")
-    crossed = [f"{n} (pressing it, {r.split(':')[1]} answered)" for n, r in bad.items() if ":" in r]
+    crossed = [
+        f"{at(n)} (pressing it, {r.split(':')[1]} answered)"
+        for n, r in bad.items()
+        if r.startswith("crossed:")
+    ]
     if crossed:
         parts.append(f"crossed: {', '.join(crossed)}")
+    shorts = [
+        f"{at(n)} with {', '.join(at(o) for o in r.split(':')[1].split('+'))}"
+        for n, r in bad.items()
+        if r.startswith("short:")
+    ]
+    if shorts:
+        parts.append(f"shorted (active together): {'; '.join(shorts)}")
     return Check("pits", "fail" if bad else "ok", "; ".join(parts), {"pits": results})

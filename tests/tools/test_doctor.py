@@ -57,14 +57,14 @@ class ShortedPin(MockPin):  # type: ignore[misc]
 
 @pytest.fixture
 def pi_root(tmp_path: Path) -> Path:
-    """A fake / of a Pi 5 with SPI enabled but spidev's default buffer."""
+    """A fake / of a Pi 5 with SPI enabled and spidev.bufsiz=32768 (the installer's)."""
     root = tmp_path / "root"
     (root / "proc/device-tree").mkdir(parents=True)
     (root / "proc/device-tree/model").write_bytes(b"Raspberry Pi 5 Model B Rev 1.0\x00")
     (root / "dev").mkdir()
     (root / "dev/spidev0.0").touch()
     (root / "sys/module/spidev/parameters").mkdir(parents=True)
-    (root / "sys/module/spidev/parameters/bufsiz").write_text("4096\n")
+    (root / "sys/module/spidev/parameters/bufsiz").write_text("32768\n")
     return root
 
 
@@ -82,8 +82,8 @@ def gpio_prompt(factory: Any, asked: list[str]) -> Callable[[str], None]:
     def prompt(text: str) -> None:
         name = text.removeprefix("press ")
         asked.append(name)
-        if name == DEAD:
-            return  # a broken wire: pressing N1 does nothing
+        if name == DEAD or name not in PIT_NAMES:
+            return  # a broken wire: pressing N1 (or the control button) does nothing
         target = ANSWERS if name == CROSSED else name
         pin = factory.pin(PINS[PIT_NAMES.index(target)])
         pin.drive_low()
@@ -124,11 +124,15 @@ def test_doctor_finds_the_stuck_dead_and_crossed_pins_on_gpio(
     assert STUCK not in asked and len(asked) == 19  # a stuck pit cannot be tested
     assert clock.now() - start == pytest.approx(10.0)  # only the dead pit waited its timeout
     detail = checks["pits"].detail
-    assert "17/20 pits ok" in detail and "stuck (active at start): S3" in detail
-    assert "dead (never pressed): N1" in detail and "S5 (pressing it, N6 answered)" in detail
+    assert (
+        "17/20 inputs ok" in detail
+        and "stuck (active at start): S3 (GPIO4, header pin 7)" in detail
+    )
+    assert "dead (never pressed): N1 (GPIO26, header pin 37)" in detail
+    assert "S5 (GPIO27, header pin 13) (pressing it, N6 answered)" in detail
     # the other checks
     assert checks["pin map"].status == "ok" and "pi5" in checks["pin map"].detail
-    assert checks["spi"].status == "warn" and "spidev.bufsiz=32768" in checks["spi"].detail
+    assert checks["spi"].status == "ok" and "7808 SPI bytes" in checks["spi"].detail
     assert checks["store"].status == "ok" and "integrity ok" in checks["store"].detail
     assert checks["link"].status == "skip"
     assert checks["gpio"].detail == "pin factory MockFactory (injected)"
@@ -185,7 +189,7 @@ def simulator() -> Iterator[tuple[SimulatedCoprocessor, str]]:
     tty.setraw(slave)
     from kiothi_board.hardware.link_sim import FdPort
 
-    device = SimulatedCoprocessor(FdPort(master), leds_per_ring=16, firmware=(0, 1, 0))
+    device = SimulatedCoprocessor(FdPort(master), firmware=(0, 2, 0))
     try:
         yield device, os.ttyname(slave)
     finally:
@@ -200,16 +204,17 @@ def test_doctor_over_the_coprocessor_simulator(
     sim, port = simulator
     stuck_slot, dead_slot = PIT_NAMES.index(STUCK), PIT_NAMES.index(DEAD)
     sim.press(stuck_slot)  # held before the start: the first STATUS carries it
-    config = validate(
-        {"board": {"input": "coprocessor", "port": port}, "leds": {"output": "coprocessor"}}
-    )
+    config = validate({"board": {"input": "coprocessor", "port": port}, "leds": {"output": "sim"}})
     holder: list[Doctor] = []
 
     def prompt(text: str) -> None:
         name = text.removeprefix("press ")
         if name == DEAD:
             return
-        slot = PIT_NAMES.index(ANSWERS if name == CROSSED else name)
+        if name.startswith("control "):
+            slot = 20 + int(name.split()[1])
+        else:
+            slot = PIT_NAMES.index(ANSWERS if name == CROSSED else name)
         inputs = holder[0].inputs
         assert inputs is not None
         mark = inputs.mark()
@@ -231,19 +236,13 @@ def test_doctor_over_the_coprocessor_simulator(
     holder.append(doctor)
     checks = {c.name: c for c in doctor.run()}
     assert checks["link"].status == "ok"
-    assert "firmware 0.1.0, protocol 1, 20 pits, 4 controls, 16 LEDs" in checks["link"].detail
+    assert "firmware 0.2.0, protocol 1, 20 pits, 4 controls" in checks["link"].detail
     pits = checks["pits"].data["pits"]
     assert (pits[STUCK], pits[DEAD], pits[CROSSED]) == ("stuck", "dead", f"crossed:{ANSWERS}")
-    assert sum(r == "ok" for r in pits.values()) == 17 and dead_slot == 10
-    assert checks["leds"].status == "ok"
-
-    def lit() -> list[list[int]]:
-        frames = [[i for i, c in enumerate(f) if c != (0, 0, 0)] for f in sim.frames]
-        return [f for f in frames if f]
-
-    assert sim.wait_for(lambda: len(lit()) >= 21, WAIT)  # each ring alone, then all of them
-    assert lit()[:21] == [list(range(16 * p, 16 * p + 16)) for p in range(20)] + [list(range(320))]
-    assert checks["store"].status == "skip" and checks["spi"].status == "skip"
+    assert sum(r == "ok" for r in pits.values()) == 21 and dead_slot == 10  # 17 pits, 4 controls
+    assert "N1 (GP12, header pin 16)" in checks["pits"].detail
+    assert checks["leds"].status == "skip" and checks["spi"].status == "skip"
+    assert checks["store"].status == "skip"
 
 
 def test_a_silent_coprocessor_fails_the_link_check(tmp_path: Path, clock: FakeClock) -> None:
@@ -307,3 +306,54 @@ def test_pin_factory_check_wants_lgpio_on_a_pi5(monkeypatch: pytest.MonkeyPatch)
     assert check.status == "fail" and "RPiGPIOFactory on pi5" in check.detail
     assert pin_factory(config, "pi4", None).status == "ok"
     assert pin_factory(config, None, None).status == "skip"
+
+
+def test_doctor_on_a_pi_without_the_bufsiz_fix_fails_with_the_fix(
+    clock: FakeClock, pi_root: Path
+) -> None:
+    (pi_root / "sys/module/spidev/parameters/bufsiz").write_text("4096\n")
+    config = validate({"board": {"input": "sim"}, "leds": {"output": "neopixel"}})
+    doctor = Doctor(
+        config, clock=clock, prompt=lambda _: None, root=pi_root, state_dir=str(pi_root)
+    )
+    checks = {c.name: c for c in doctor.run(press=False)}
+    spi = checks["spi"]
+    assert spi.status == "fail" and "7808 SPI bytes but spidev.bufsiz is 4096" in spi.detail
+    assert "add spidev.bufsiz=32768" in spi.detail and "cmdline.txt" in spi.detail
+    assert checks["leds"].status == "fail" and "spidev.bufsiz=32768" in checks["leds"].detail
+
+
+@pytest.mark.parametrize("first", ["S7", "S8"])
+def test_a_short_is_found_whichever_edge_comes_first(
+    mock_factory: Any, clock: FakeClock, pi_root: Path, first: str
+) -> None:
+    config = validate({"board": {"input": "gpio", "control_pins": [18]}, "leds": {"output": "sim"}})
+    shorted = ("S7", "S8")
+    asked: list[str] = []
+
+    def prompt(text: str) -> None:
+        name = text.removeprefix("press ")
+        asked.append(name)
+        if name == "control 0":
+            return  # a dead control button
+        wires = [name] if name not in shorted else sorted(shorted, key=lambda n: n != first)
+        pins = [mock_factory.pin(PINS[PIT_NAMES.index(w)]) for w in wires]
+        for pin in pins:
+            pin.drive_low()
+        for pin in pins:
+            pin.drive_high()
+
+    checks = Doctor(
+        config, clock=clock, prompt=prompt, wait=clock.advance, pin_factory=mock_factory,
+        root=pi_root, state_dir=str(pi_root),
+    ).run()  # fmt: skip
+    pits = checks[-1]
+    assert pits.status == "fail" and asked[-1] == "control 0"
+    assert pits.data["pits"]["S7"] == "short:S8" and pits.data["pits"]["S8"] == "short:S7"
+    assert pits.data["pits"]["control 0"] == "dead"
+    assert (
+        "shorted (active together): S7 (GPIO5, header pin 29) with S8 (GPIO6, header pin 31)"
+        in pits.detail
+    )
+    assert "dead (never pressed): control 0 (GPIO18, header pin 12)" in pits.detail
+    assert "18/21 inputs ok" in pits.detail  # S7, S8 and the control button fail
