@@ -20,6 +20,11 @@ from kiothi_board.config import Config, load
 from kiothi_board.errors import ConfigError
 from kiothi_board.hardware.layout import estimate_milliamps
 from kiothi_board.hardware.pinmap import PIT_NAMES, PinMap, load_map, map_from_config
+from kiothi_board.hardware.spi_transfer import (
+    RECOMMENDED_BUFSIZ,
+    SPIDEV_DEFAULT_BUFSIZ,
+    frame_bytes,
+)
 
 RINGS = {  # LEDs per ring → (part, part number, outer diameter)
     12: ("WS2812B ring, 12 LEDs", "Adafruit 1643", "37 mm"),
@@ -35,9 +40,6 @@ SUPPLIES = (  # (rated amps at 5 V, part, part number), smallest first
 )
 LEDS_PER_FEED = 160
 """One power injection point at the chain start, then one after about every 160 LEDs."""
-SPI_BYTES_PER_LED = 24
-"""neopixel_spi sends each data bit as one SPI byte at 6.4 MHz: 3 × 8 bytes per LED."""
-SPIDEV_DEFAULT_BUFSIZ = 4096
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,8 +61,9 @@ class Budget:
     injection_after_rings: tuple[int, ...]
     """Feed points: 0 = before the first ring, k = after ring k (chain order)."""
     spi_bytes: int
+    """What neopixel_spi writes for one frame: 24 bytes a LED and 2 × 64 reset bytes."""
     spidev_bufsiz: int
-    """The `spidev.bufsiz` a frame needs in one transfer (0: the default 4096 is enough)."""
+    """The `spidev.bufsiz` the installer sets for one transfer a frame (0: 4096 is enough)."""
 
 
 def budget(config: Config) -> Budget:
@@ -77,8 +80,8 @@ def budget(config: Config) -> Budget:
     feeds = 1 + math.ceil(count / LEDS_PER_FEED)
     rings = len(PIT_NAMES)
     after = tuple(round(i * rings / (feeds - 1)) for i in range(feeds))
-    spi_bytes = count * SPI_BYTES_PER_LED
-    bufsiz = 0 if spi_bytes <= SPIDEV_DEFAULT_BUFSIZ else 1 << (spi_bytes - 1).bit_length()
+    spi_bytes = frame_bytes(count)
+    bufsiz = 0 if spi_bytes <= SPIDEV_DEFAULT_BUFSIZ else RECOMMENDED_BUFSIZ
     return Budget(
         rings=rings,
         leds_per_ring=per_ring,
@@ -104,7 +107,13 @@ def parts(pin_map: PinMap, config: Config) -> list[tuple[str, str, str, str]]:
     sensor = bool(config["board"]["sensor"])
     rows = [
         ("1", "Raspberry Pi 4 (2 GB), 3B+, 5 or Zero 2 W + 16 GB microSD", "", "any of them"),
-        ("1", "Official Pi power supply (5.1 V 3 A USB-C for a Pi 4/5)", "", "the Pi only"),
+        (
+            "1",
+            "Official Pi power supply: 5.1 V 3 A USB-C (Pi 4), 5.1 V 5 A USB-C (Pi 5), "
+            "5.1 V 2.5 A micro-USB (3B+, Zero 2 W)",
+            "",
+            "the Pi only",
+        ),
         ("20", ring, ring_part, f"{size}; all rings the same size"),
         (
             "20",
@@ -121,7 +130,13 @@ def parts(pin_map: PinMap, config: Config) -> list[tuple[str, str, str, str]]:
         rows.append(("1", "Raspberry Pi Pico (RP2040) + USB cable", "SC0915", "co-processor"))
     rows += [
         ("1", b.supply, b.supply_part, f"the LEDs; limiter at {b.limit_ma / 1000:.1f} A"),
-        ("1", "Level shifter 3.3 V → 5 V, quad buffer", "SN74AHCT125N", "+ 100 nF on its VCC"),
+        (
+            "1",
+            "Level shifter 3.3 V → 5 V, quad buffer",
+            "SN74AHCT125N",
+            "+ 100 nF on its VCC; tie the used buffer's active-low 1OE (pin 1) to GND",
+        ),
+        ("1", "Fuse holder + fuse, slow-blow", f"{b.supply_amps:g} A", "in the LED supply's +5 V"),
         ("1", "Resistor 330 Ω, ¼ W", "", "in the data line at the first ring"),
         ("1", "Capacitor 1000 µF 10 V electrolytic", "", "across the LED supply"),
         (str(len(b.injection_after_rings)), "Power feed, 18 AWG pair", "", "injection points"),
@@ -152,7 +167,11 @@ def markdown(pin_map: PinMap, config: Config) -> str:
         + ", ".join("chain start" if k == 0 else f"after ring {k}" for k in b.injection_after_rings)
         + " |",
         f"| SPI bytes per frame | {b.spi_bytes}"
-        + (f" (add `spidev.bufsiz={b.spidev_bufsiz}` to cmdline.txt)" if b.spidev_bufsiz else "")
+        + (
+            f" (one transfer: `spidev.bufsiz={b.spidev_bufsiz}` in cmdline.txt; the installer)"
+            if b.spidev_bufsiz
+            else ""
+        )
         + " |",
     ]
     return "\n".join(lines) + "\n"

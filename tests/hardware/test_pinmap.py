@@ -15,6 +15,7 @@ from kiothi_board.config import SCHEMA, load, validate
 from kiothi_board.errors import ConfigError
 from kiothi_board.hardware import gpio
 from kiothi_board.hardware.pinmap import PIT_NAMES, check_map, load_map, map_from_config
+from kiothi_board.hardware.registry import LED_OUTPUTS
 from kiothi_board.tools import bom, pinout
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -60,6 +61,17 @@ def test_map_config_driver_readme_diagram_and_firmware_agree() -> None:
     }
     assert tuple(values["PIT_PINS"]) == copro.pits
     assert tuple(values["CONTROL_PINS"]) == copro.controls
+    # One co-processor story: the Pico reads buttons, the LEDs are on the Pi's SPI. The map,
+    # the firmware config and the settings docs/install.md gives all say so.
+    assert copro.leds == "none" and not any("LED" in name for name in values)
+    install_md = (ROOT / "docs/install.md").read_text(encoding="utf-8")
+    block = install_md.split("```toml\n", 1)[1].split("```", 1)[0]
+    told = tomllib.loads(block)
+    config = validate(told, "docs/install.md")
+    assert config["board"]["input"] == "coprocessor"
+    assert map_from_config(config["board"], config["leds"])[0] == copro
+    assert LED_OUTPUTS[config["leds"]["output"]].led_bus == direct.leds == "spi"
+    assert 'leds.output = "coprocessor"' not in install_md
     # the maps are package data, so an installed package finds them
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     assert "maps/*.toml" in project["tool"]["setuptools"]["package-data"]["kiothi_board.hardware"]
@@ -178,7 +190,7 @@ def test_power_budget_from_the_config() -> None:
     assert b.full_white_ma == pytest.approx(9920.0)  # 20 × 16 × (3 × 20 mA × 0.5 + 1 mA)
     assert b.limit_ma == 3000 and b.supply_amps == 4.0  # 3 A limit ≤ 75 % of a 4 A supply
     assert b.injection_after_rings == (0, 10, 20)
-    assert b.spi_bytes == 7680 and b.spidev_bufsiz == 8192
+    assert b.spi_bytes == 7808 and b.spidev_bufsiz == 32768  # neopixel_spi's reset padding
     big = bom.budget(validate({"leds": {"leds_per_ring": 24, "supply_milliamps": 8000}}, "t"))
     assert big.supply_amps == 18.0 and big.leds == 480 and len(big.injection_after_rings) == 4
     small = bom.budget(validate({"leds": {"leds_per_ring": 12, "max_brightness": 0.1}}, "t"))
