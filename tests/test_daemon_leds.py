@@ -33,6 +33,8 @@ def fake_blinka(monkeypatch: pytest.MonkeyPatch) -> SimpleNamespace:
     monkeypatch.setitem(sys.modules, "board", board)
     monkeypatch.setitem(sys.modules, "neopixel_spi", SimpleNamespace(NeoPixel_SPI=_Pixels))
     monkeypatch.setitem(sys.modules, "neopixel", None)  # PWM driver not installed
+    # spidev as the installer leaves it (bufsiz=32768: one SPI transfer per frame)
+    monkeypatch.setattr("kiothi_board.hardware.neopixel.read_bufsiz", lambda root: 32768)
     return board
 
 

@@ -18,7 +18,6 @@ import errno
 import hashlib
 import io
 import os
-import time
 import traceback
 import types
 from collections.abc import Callable, Iterator
@@ -245,14 +244,8 @@ def _traceback(exc: BaseException) -> str:
 
 
 def _time_module() -> types.SimpleNamespace:
-    start = time.monotonic()
-    return types.SimpleNamespace(
-        sleep=lambda s: None,  # the simulated Pico does not make the host wait
-        sleep_ms=lambda ms: None,
-        sleep_us=lambda us: None,
-        ticks_ms=lambda: int((time.monotonic() - start) * 1000),
-        time=time.time,
-    )
+    # mpremote only pauses (`reset` sleeps 100 ms first): the simulated Pico makes no one wait.
+    return types.SimpleNamespace(sleep=lambda s: None, sleep_ms=lambda ms: None)
 
 
 def _machine_module() -> types.SimpleNamespace:
