@@ -3,30 +3,37 @@
 A board is one int holding pit `i`'s count in bits `8*i … 8*i+7` (60 seeds fit in a byte,
 so adding a lap never carries into the next pit). Sown flags are a 20-bit mask. A lap of
 `n` seeds lifted from pit `q` is one addition of a precomputed mask, so a move costs a few
-big-int operations per lap however many seeds it sows. `Engine.sow` must give exactly the
-results of the traced path in `sowing.py`; the property tests hold them together.
+big-int operations per lap however many seeds it sows.
+
+Two cores implement the `Engine` protocol on these packed values: `PyEngine` here, and
+`NativeEngine`, the C extension (`kiothi_board.native`), about 15× faster. `engine_for`
+picks the process's core (or the one asked for). Both must give exactly the results of the
+traced path in `sowing.py`; the property and differential tests hold the three together.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from functools import cache
+from typing import Protocol
 
+from kiothi_board import native
+from kiothi_board.native import Core
 from kiothi_board.rules.board import PITS, ROW, SEEDS
 from kiothi_board.rules.variant import Variant
 
 MAX_LAPS = 1000  # R6: the first lap and 999 relays
 _KEY_STRIDE = 64  # table index of a lap: (lift pit << 6) | seeds, seeds ≤ 60
+SOWN_SHIFT = 8 * PITS
+SIDE_SHIFT = 8 * PITS + PITS
 
 SowFn = Callable[[int, int, int, int], "tuple[int, int, int] | None"]
+Playout = tuple[int, int, int, str]
 
 
 def pack(board: Sequence[int]) -> int:
-    """Pack 20 pit counts into a board int."""
-    value = 0
-    for i, count in enumerate(board):
-        value |= count << (8 * i)
-    return value
+    """Pack 20 pit counts (each below 256) into a board int."""
+    return int.from_bytes(bytes(board), "little")
 
 
 def unpack(packed: int) -> tuple[int, ...]:
@@ -60,13 +67,83 @@ def lap_targets(lifted: int, seeds: int, skip_origin: bool) -> list[int]:
     return out
 
 
-class Engine:
-    """Precomputed lap tables and the fast sowing function for one `Variant`.
+def repetition_key(board: int, sown: int, side: int) -> int:
+    """The R11 key: board, sown flags and side to move in one int (`Position.key`)."""
+    return board | sown << SOWN_SHIFT | side << SIDE_SHIFT
+
+
+class SplitMix64:
+    """The playouts' random source, the same bit for bit in both cores (seeded, injected)."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, seed: int) -> None:
+        self.state = seed & _MASK64
+
+    def random(self) -> float:
+        """The next float in [0, 1), as `random.Random.random` gives one."""
+        self.state = z = (self.state + 0x9E3779B97F4A7C15) & _MASK64
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+        z ^= z >> 31
+        return (z >> 11) * 2.0**-53
+
+
+_MASK64 = (1 << 64) - 1
+
+
+class Engine(Protocol):
+    """What either core offers for one `Variant`, on packed boards (see the module doc)."""
+
+    variant: Variant
+    core: Core
+
+    def sow(self, board: int, sown: int, side: int, pit: int) -> tuple[int, int, int] | None:
+        """Play the non-empty `pit` for `side`: `(board, sown, seeds captured)`, or None
+        if the move is endless (R6)."""
+        ...
+
+    def moves_of(self, board: int, side: int) -> tuple[int, ...]:
+        """The non-empty pits of `side`, in index order (candidates before R6)."""
+        ...
+
+    def legal_moves(self, board: int, sown: int, side: int) -> list[int]:
+        """The legal moves of `side`: non-empty pits whose sowing ends (R4, R6)."""
+        ...
+
+    def children(self, board: int, sown: int, side: int) -> list[tuple[int, int, int, int]]:
+        """Every legal move with its result: `(pit, board, sown, seeds captured)`."""
+        ...
+
+    def endless_moves(self, board: int, sown: int, side: int) -> list[int]:
+        """The non-empty pits of `side` whose sowing never ends (R6)."""
+        ...
+
+    def key(self, board: int, sown: int, side: int) -> int:
+        """The R11 repetition key."""
+        ...
+
+    def random_playout(
+        self,
+        board: int,
+        sown: int,
+        side: int,
+        captured: tuple[int, int],
+        rng: SplitMix64,
+        max_plies: int | None = None,
+    ) -> Playout:
+        """`random_playout` below, drawing from `rng`."""
+        ...
+
+
+class PyEngine:
+    """The Python core: precomputed lap tables and the sowing function for one `Variant`.
 
     Get one with `engine_for(variant)`; it is immutable and shared.
     """
 
     __slots__ = ("nonempty", "sow", "variant")
+    core: Core = "python"
 
     def __init__(self, variant: Variant) -> None:
         self.variant = variant
@@ -97,6 +174,73 @@ class Engine:
                 out.append((p, r[0], r[1], r[2]))
         return out
 
+    def endless_moves(self, board: int, sown: int, side: int) -> list[int]:
+        """The non-empty pits of `side` whose sowing never ends (R6)."""
+        sow = self.sow
+        return [p for p in self.moves_of(board, side) if sow(board, sown, side, p) is None]
+
+    def key(self, board: int, sown: int, side: int) -> int:
+        """The R11 repetition key."""
+        return repetition_key(board, sown, side)
+
+    def random_playout(
+        self,
+        board: int,
+        sown: int,
+        side: int,
+        captured: tuple[int, int],
+        rng: SplitMix64,
+        max_plies: int | None = None,
+    ) -> Playout:
+        """`random_playout` below, drawing from `rng`."""
+        return random_playout(self, board, sown, side, captured, rng.random, max_plies)
+
+
+class NativeEngine:
+    """The native core for one `Variant`: the C extension's methods, called directly."""
+
+    __slots__ = (
+        "children",
+        "endless_moves",
+        "key",
+        "legal_moves",
+        "moves_of",
+        "rules",
+        "sow",
+        "variant",
+    )
+    core: Core = "native"
+
+    def __init__(self, variant: Variant) -> None:
+        ext = native.extension()
+        if ext is None:
+            raise native.NativeCoreError(f"no native core: kiothi-board runs {native.describe()}")
+        self.variant = variant
+        self.rules = ext.Rules(
+            V3=variant.V3, V4=variant.V4, V6=variant.V6, V7=variant.V7, V8=variant.V8
+        )
+        self.sow: SowFn = self.rules.sow
+        self.moves_of: Callable[[int, int], tuple[int, ...]] = self.rules.moves_of
+        self.legal_moves: Callable[[int, int, int], list[int]] = self.rules.legal_moves
+        self.children: Callable[[int, int, int], list[tuple[int, int, int, int]]] = (
+            self.rules.children
+        )
+        self.endless_moves: Callable[[int, int, int], list[int]] = self.rules.endless_moves
+        self.key: Callable[[int, int, int], int] = self.rules.key
+
+    def random_playout(
+        self,
+        board: int,
+        sown: int,
+        side: int,
+        captured: tuple[int, int],
+        rng: SplitMix64,
+        max_plies: int | None = None,
+    ) -> Playout:
+        """`random_playout` below, in C, drawing from (and advancing) `rng`."""
+        result: Playout = self.rules.playout(board, sown, side, captured, rng, max_plies)
+        return result
+
 
 NONZERO = bytes([0] + [1] * 255)
 
@@ -109,10 +253,24 @@ def _nonempty_table(base: int) -> dict[bytes, tuple[int, ...]]:
     return table
 
 
+def engine_for(variant: Variant, core: Core | None = None) -> Engine:
+    """The shared `Engine` of a variant on `core` (default: the process's core)."""
+    return _engine_of(variant, native.default_core() if core is None else core)
+
+
 @cache
-def engine_for(variant: Variant) -> Engine:
-    """The shared `Engine` for a variant (tables are built once)."""
-    return Engine(variant)
+def _engine_of(variant: Variant, core: Core) -> Engine:
+    return _engine(_sowing_variant(variant), native.resolve(core))
+
+
+def _sowing_variant(variant: Variant) -> Variant:
+    """The variant with only what sowing reads (V3, V4, V6–V8), so engines are shared."""
+    return Variant(V3=variant.V3, V4=variant.V4, V6=variant.V6, V7=variant.V7, V8=variant.V8)
+
+
+@cache
+def _engine(variant: Variant, core: Core) -> Engine:
+    return NativeEngine(variant) if core == "native" else PyEngine(variant)
 
 
 def _make_sow(variant: Variant) -> SowFn:
@@ -208,7 +366,7 @@ def _make_sow(variant: Variant) -> SowFn:
 
 
 def random_playout(
-    engine: Engine,
+    engine: PyEngine,
     board: int,
     sown: int,
     side: int,

@@ -110,8 +110,7 @@ class Position:
         if self.phase != "play":
             return []
         board, sown, side = self.packed
-        sow = self.engine.sow
-        return [p for p in self.engine.moves_of(board, side) if sow(board, sown, side, p) is None]
+        return self.engine.endless_moves(board, sown, side)
 
     # ----------------------------------------------------------------- playing
     def play(self, pit: int | str) -> Position:
