@@ -6,8 +6,7 @@ import contextlib
 import weakref
 from concurrent.futures import CancelledError
 
-from kiothi_board.ai import AIPlayer, Thinking
-from kiothi_board.ai.adaptive import AdaptivePlayer
+from kiothi_board.ai import PlayerBase, Thinking, level_player
 from kiothi_board.ai.levels import LevelChoice
 from kiothi_board.rules import OpeningAction, Position
 
@@ -45,12 +44,13 @@ class AIOpponent:
     """An `Opponent` at one level, deterministic for a seed."""
 
     def __init__(self, level: LevelChoice, seed: int = 0) -> None:
-        """Create the player; its search tables live as long as this opponent.
+        """Create the player (from the AI's registry); its search tables live as long as
+        this opponent.
 
         The adaptive visitor level (`kiothi_board.ai.adaptive`) keeps the game close, so
         one opponent must play the whole game (it learns the visitor's play).
         """
-        self.player = AIPlayer(level.number, seed) if level.number else AdaptivePlayer(seed)
+        self.player: PlayerBase = level_player(level, seed=seed)
 
     def start(self, position: Position) -> AIHandle:
         """Start choosing for `position.to_move`; returns at once."""

@@ -1,44 +1,46 @@
 """The AI opponent: search, evaluation, levels, hints and the engine protocol (L1).
 
-Imports only the standard library and `kiothi_board.rules`. The daemon's entry points:
+Imports only the standard library, `kiothi_board.rules`, the native core's loader and the
+clock. Every player is built by its spec in one place (`registry.py`) and answers one
+interface (`thinking.PlayerBase`):
 
-    player = AIPlayer(5, seed=7)              # or AIPlayer("Strong", seed=7)
+    player = make_player("level:5", seed=7)   # or level_player(LevelChoice(5), seed=7)
+    hint = player.choose(position)            # blocking; MoveBudget(...) to bound it
     thinking = player.start_think(position)   # returns at once; search on a worker thread
     thinking.add_done_callback(...)           # or poll thinking.done()
     thinking.stop() / thinking.cancel()       # move now / never mind
-    hint = player.hint(position)              # blocking; best move, score, PV, explanation
+    hint = player.hint(position)              # best move, score, PV, explanation
 """
 
 from __future__ import annotations
 
 from kiothi_board.ai.evaluation import BASELINE, TUNED, Weights, make_evaluator
-from kiothi_board.ai.player import (
-    BASELINE_LEVEL,
-    LEVELS,
-    AIPlayer,
-    Hint,
-    Level,
-    Thinking,
-    baseline_player,
-    level,
-)
+from kiothi_board.ai.levels import BASELINE_LEVEL, LEVELS, Level, LevelChoice, level
+from kiothi_board.ai.player import AIPlayer
+from kiothi_board.ai.registry import SPEC_HELP, level_player, make_player
 from kiothi_board.ai.search import Iteration, SearchAborted, Searcher, SearchResult
+from kiothi_board.ai.thinking import Hint, MoveBudget, PlayerBase, Thinking
 
 __all__ = [
     "BASELINE",
     "BASELINE_LEVEL",
     "LEVELS",
+    "SPEC_HELP",
     "TUNED",
     "AIPlayer",
     "Hint",
     "Iteration",
     "Level",
+    "LevelChoice",
+    "MoveBudget",
+    "PlayerBase",
     "SearchAborted",
     "SearchResult",
     "Searcher",
     "Thinking",
     "Weights",
-    "baseline_player",
     "level",
+    "level_player",
     "make_evaluator",
+    "make_player",
 ]

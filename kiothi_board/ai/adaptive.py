@@ -25,15 +25,17 @@ Everything is deterministic for a seed (the rungs are seeded players).
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
-from kiothi_board.ai.player import AIPlayer, Hint, Level
-from kiothi_board.ai.search import Iteration
-from kiothi_board.ai.specs import plain_player
+from kiothi_board.ai.player import AIPlayer, Level
+from kiothi_board.ai.thinking import ANY, Hint, MoveBudget, PlayerBase
 from kiothi_board.clock import Clock
+from kiothi_board.native import Core
 from kiothi_board.rules import ROW, Position, Side, pit_name
+
+RungFactory = Callable[[str, int], PlayerBase]
+"""Builds a rung's player from its spec and seed (the registry's `make_player`)."""
 
 RUNGS: tuple[str, ...] = (
     "steer",
@@ -119,23 +121,13 @@ TARGET = 1.0  # the lead "steer" aims for
 class SteerPlayer(AIPlayer):
     """The lowest rung: the move that brings the lead nearest to `TARGET` (see above)."""
 
-    def __init__(self, seed: int = 0) -> None:
-        super().__init__(Level(0, "Steer", 1.0, 2), seed)
+    def __init__(self, seed: int = 0, *, core: Core | None = None) -> None:
+        super().__init__(Level(0, "Steer", 1.0, 2), seed, core=core, name="steer")
 
-    def _think(
-        self,
-        position: Position,
-        stop: threading.Event | None,
-        movetime: float | None,
-        max_depth: int | None,
-        on_iteration: Callable[[Iteration], None] | None,
-        *,
-        mistakes: bool,
-    ) -> Hint:
+    def choose(self, position: Position, budget: MoveBudget = ANY) -> Hint:
+        """The move that keeps the game closest (the opening: a shallow search's)."""
         if position.over or position.phase != "play":
-            return super()._think(
-                position, stop, movetime, max_depth, on_iteration, mistakes=mistakes
-            )
+            return super().choose(position, budget)
         me = position.to_move
         with self._lock:
             best: tuple[float, float] | None = None
@@ -180,13 +172,31 @@ def opponent_move(before: Position, now: Position) -> tuple[int, int, int] | Non
     return None
 
 
-class AdaptivePlayer(AIPlayer):
-    """`level:adaptive` behind the `AIPlayer` interface (see the module docstring)."""
+class AdaptivePlayer(PlayerBase):
+    """`level:adaptive` (see the module docstring). Its rungs are built by `make` (default:
+    the registry's `make_player`, with this player's clock and core)."""
 
-    def __init__(self, seed: int = 0, *, clock: Clock | None = None) -> None:
-        super().__init__(ADAPTIVE_LEVEL, seed, clock=clock)
+    name = "level:adaptive"
+    movetime = ADAPTIVE_LEVEL.movetime
+
+    def __init__(
+        self,
+        seed: int = 0,
+        *,
+        clock: Clock | None = None,
+        core: Core | None = None,
+        make: RungFactory | None = None,
+    ) -> None:
+        super().__init__(seed)
+        if make is None:
+            from kiothi_board.ai.registry import make_player  # the registry builds this class
+
+            def make(spec: str, rung_seed: int) -> PlayerBase:
+                return make_player(spec, seed=rung_seed, clock=clock, core=core)
+
+        self._make = make
         self.adjuster = Adjuster()
-        self._rungs: dict[int, AIPlayer] = {}
+        self._rungs: dict[int, PlayerBase] = {}
         self._expect: Position | None = None  # the position after our last move
 
     def new_game(self) -> None:
@@ -197,30 +207,19 @@ class AdaptivePlayer(AIPlayer):
         self.adjuster = Adjuster()
         self._expect = None
 
-    def rung_player(self, rung: int) -> AIPlayer:
+    def rung_player(self, rung: int) -> PlayerBase:
         """The seeded player of one rung (made on first use)."""
         p = self._rungs.get(rung)
         if p is None:
-            spec = RUNGS[rung]
-            seed = self.seed * 10 + rung
-            p = SteerPlayer(seed) if spec == "steer" else plain_player(spec, seed, clock=self.clock)
+            p = self._make(RUNGS[rung], self.seed * 10 + rung)
             self._rungs[rung] = p
         return p
 
-    def _think(
-        self,
-        position: Position,
-        stop: threading.Event | None,
-        movetime: float | None,
-        max_depth: int | None,
-        on_iteration: Callable[[Iteration], None] | None,
-        *,
-        mistakes: bool,
-    ) -> Hint:
-        if not mistakes:  # a hint: good advice in plain words
-            return self.rung_player(START)._think(
-                position, stop, movetime, None, on_iteration, mistakes=False
-            )
+    def choose(self, position: Position, budget: MoveBudget = ANY) -> Hint:
+        """This move at the rung the game calls for; a hint is level 1's sound advice."""
+        budget = replace(budget, max_depth=None)  # each rung plays by its own effort
+        if budget.advice:  # a hint: good advice in plain words
+            return self.rung_player(START).choose(position, budget)
         with self._lock:
             me = position.to_move
             if self._expect is not None:
@@ -231,9 +230,7 @@ class AdaptivePlayer(AIPlayer):
                 rung = self.adjuster.step(lead(position, me), sum(position.board))
             else:
                 rung = START
-            hint = self.rung_player(rung)._think(
-                position, stop, movetime, None, on_iteration, mistakes=True
-            )
+            hint = self.rung_player(rung).choose(position, budget)
             self._expect = _after(position, hint)
         name = RUNGS[rung]
         return Hint(

@@ -37,7 +37,7 @@ from kiothi_board.rules import (
 
 
 @dataclass(frozen=True, slots=True)
-class Style:
+class Eyes:
     """A beginner's blind spots (see the module docstring)."""
 
     relays_seen: int
@@ -74,7 +74,7 @@ def perceive(
     side: Side,
     pit: int,
     variant: Variant,
-    style: Style,
+    style: Eyes,
 ) -> Seen:
     """How a player with `style` sees sowing `pit` (which must be a legal move)."""
     trace = trace_move(board, sown, side, pit, variant)
@@ -101,7 +101,7 @@ def perceive(
 
 
 def seen_moves(
-    board: int, sown: int, side: int, variant: Variant, style: Style
+    board: int, sown: int, side: int, variant: Variant, style: Eyes
 ) -> list[tuple[Seen, int, int]]:
     """Every legal move as seen, with the true packed result `(seen, board, sown)`."""
     cells = unpack(board)
@@ -113,7 +113,7 @@ def seen_moves(
     return out
 
 
-def best_reply_seen(board: int, sown: int, side: int, variant: Variant, style: Style) -> int:
+def best_reply_seen(board: int, sown: int, side: int, variant: Variant, style: Eyes) -> int:
     """The biggest capture the player believes the opponent (`side`) has next move."""
     replies = seen_moves(board, sown, side, variant, style)
     return max((r[0].gain for r in replies), default=0)
@@ -132,7 +132,7 @@ def choose_seen(
     sown: int,
     side: int,
     variant: Variant,
-    style: Style,
+    style: Eyes,
     rng: random.Random,
     weights: Weights = TUNED,
 ) -> tuple[Seen, int]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from kiothi_board.ai.human import Style
+from kiothi_board.ai.human import Eyes
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,7 +26,7 @@ class Level:
     movetime: float
     max_depth: int
     nodes: int | None = None
-    style: Style | None = None
+    style: Eyes | None = None
     lapse: float = 0.0
     beginner_hints: bool = False
     blurb: str = ""
@@ -35,8 +35,8 @@ class Level:
         return f"{self.number} ({self.name})"
 
 
-BEGINNER_EYES = Style(relays_seen=1, sees_chain=False, grab=0.35, looks_ahead=False)
-CASUAL_EYES = Style(relays_seen=2, sees_chain=True, grab=0.15, looks_ahead=True)
+BEGINNER_EYES = Eyes(relays_seen=1, sees_chain=False, grab=0.35, looks_ahead=False)
+CASUAL_EYES = Eyes(relays_seen=2, sees_chain=True, grab=0.15, looks_ahead=True)
 
 LEVELS: dict[int, Level] = {
     1: Level(

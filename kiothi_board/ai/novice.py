@@ -12,11 +12,8 @@ from the player's own `random.Random(seed)`, so a game is reproducible from its 
 from __future__ import annotations
 
 import random
-import threading
-from collections.abc import Callable
 
-from kiothi_board.ai.player import AIPlayer, Hint, Level
-from kiothi_board.ai.search import Iteration
+from kiothi_board.ai.thinking import ANY, Hint, MoveBudget, PlayerBase
 from kiothi_board.rules import PASS, Position, engine_for, pit_name
 
 NOVICE_MOVETIME = 1.0  # seconds: the match runner's hang limit; a novice answers at once
@@ -39,24 +36,18 @@ def parse_novice(which: str) -> float:
     raise ValueError(f"bad novice {which!r}: expected random, greedy or greedy-<p> with 0 ≤ p ≤ 1")
 
 
-class NovicePlayer(AIPlayer):
-    """A novice (see the module docstring) behind the `AIPlayer` interface."""
+class NovicePlayer(PlayerBase):
+    """A novice (see the module docstring)."""
+
+    movetime = NOVICE_MOVETIME
 
     def __init__(self, which: str, seed: int = 0) -> None:
         self.random_rate = parse_novice(which)
-        super().__init__(Level(0, f"novice:{which}", NOVICE_MOVETIME, 1), seed)
+        super().__init__(seed)
         self.name = f"novice:{which}"
 
-    def _think(
-        self,
-        position: Position,
-        stop: threading.Event | None,
-        movetime: float | None,
-        max_depth: int | None,
-        on_iteration: Callable[[Iteration], None] | None,
-        *,
-        mistakes: bool,
-    ) -> Hint:
+    def choose(self, position: Position, budget: MoveBudget = ANY) -> Hint:
+        """A novice's action (a hint from a novice is the same move)."""
         if position.over:
             raise ValueError("the game is over: there is nothing to play")
         me = position.to_move

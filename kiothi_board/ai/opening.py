@@ -12,6 +12,10 @@ candidates are the placements a player would consider:
 
 Every candidate is played, the other side is assumed to pass (South) or play starts (North),
 and a shallow search ranks them all; the best few get a deeper search.
+
+The effort levels bound the whole decision by nodes (`max_nodes`), not by the clock, so it
+is as deterministic as their moves and the same on either core; the clock-based level (9)
+spends half its budget. A `stop` ends it at once with the best choice so far.
 """
 
 from __future__ import annotations
@@ -19,9 +23,12 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass
 
-from kiothi_board.ai.search import SearchAborted, Searcher
+from kiothi_board.ai.search import Searcher
 from kiothi_board.clock import Clock
 from kiothi_board.rules import PASS, ROW, Lift, OpeningAction, Position, Side, pit_name
+
+
+GROWTH = 10  # how much more a search two plies deeper costs, for planning the rounds
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,65 +114,84 @@ def choose_opening(
     clock: Clock,
     stop: threading.Event | None = None,
     max_depth: int = 8,
+    max_nodes: int | None = None,
 ) -> OpeningChoice:
-    """Rank the candidates by a 2-ply search, then search the best few deeper."""
+    """Rank the candidates by a 2-ply search, then search the best few deeper.
+
+    With `max_nodes`, the decision searches at most that many nodes: a deeper round starts
+    only when its estimated cost (the last round's nodes a candidate, times `GROWTH`) fits
+    in what is left, and a round cut short by the cap is not used."""
     mover = position.to_move
     start = clock.now()
     deadline = start + budget
-    nodes = 0
+    cap = max_nodes
+    used = 0
 
-    def value(cand: Candidate, depth: int, hard: float | None) -> int:
-        nonlocal nodes
+    def stopped() -> bool:
+        return stop is not None and stop.is_set()
+
+    def value(cand: Candidate, depth: int) -> int | None:
+        """The candidate's score for the mover, or None if the search was cut short."""
+        nonlocal used
         pos = _play_position(position, cand.action)
         if pos.over:
-            cap = pos.captured
-            return 100 * (cap[mover] - cap[mover.other])
+            cap_ = pos.captured
+            return 100 * (cap_[mover] - cap_[mover.other])
         board, sown, side = pos.packed
         res = searcher.search(
             board,
             sown,
             side,
             max_depth=depth,
-            deadline=hard,
+            deadline=None if cap is not None else deadline,
             stop=stop,
             game_history={pos.key: 1},
             plies_left=_plies_left(pos),
+            max_nodes=None if cap is None else max(cap - used, 1),
         )
-        nodes += res.nodes
-        score = res.score if side == int(mover) else -res.score
-        return score
+        used += res.nodes
+        if res.depth < depth and not res.exact:
+            return None  # the stop, the clock or the node cap came first
+        return res.score if side == int(mover) else -res.score
 
     cands = candidates(position)
     ranked: list[tuple[Candidate, int]] = []
     for cand in cands:
-        try:
-            ranked.append((cand, value(cand, 2, deadline)))
-        except SearchAborted:
+        if stopped() or (cap is not None and used >= cap):
             break
-        if stop is not None and stop.is_set():
+        score = value(cand, 2)
+        if score is None:
             break
+        ranked.append((cand, score))
     ranked.sort(key=lambda cs: -cs[1])
     depth_done = 2
     top = ranked[:6]
     depth = 4
-    while top and depth <= max_depth:
-        now = clock.now()
-        if now >= start + budget * 0.5:
+    per_candidate = used / max(len(ranked), 1)
+    while top and depth <= max_depth and not stopped():
+        if cap is not None and used + per_candidate * len(top) * GROWTH > cap:
             break
+        if cap is None and clock.now() >= start + budget * 0.5:
+            break
+        before = used
         deeper: list[tuple[Candidate, int]] = []
-        try:
-            for cand, _ in top:
-                deeper.append((cand, value(cand, depth, deadline)))
-        except SearchAborted:
+        for cand, _ in top:
+            score = value(cand, depth)
+            if score is None:
+                deeper = []
+                break
+            deeper.append((cand, score))
+        if not deeper:
             break
         deeper.sort(key=lambda cs: -cs[1])
+        per_candidate = (used - before) / len(top)
         top = deeper
         depth_done = depth
         depth += 2
     final = top or [(cands[0], 0)]
     chosen, score = final[0]
     pass_score = next((s for c, s in ranked if c.action.is_pass), 0)
-    return OpeningChoice(chosen.action, score, depth_done, chosen.plan, pass_score, final, nodes)
+    return OpeningChoice(chosen.action, score, depth_done, chosen.plan, pass_score, final, used)
 
 
 def _plies_left(pos: Position) -> int | None:

@@ -13,9 +13,10 @@ import threading
 from typing import IO
 
 from kiothi_board import __version__
-from kiothi_board.ai.adaptive import AdaptivePlayer
-from kiothi_board.ai.player import LEVELS, AIPlayer, Hint, level
+from kiothi_board.ai.levels import LevelChoice
+from kiothi_board.ai.registry import level_names, level_player
 from kiothi_board.ai.search import Iteration
+from kiothi_board.ai.thinking import Hint, MoveBudget, PlayerBase
 from kiothi_board.clock import Clock, SystemClock
 from kiothi_board.errors import KiothiError
 from kiothi_board.rules import Position, Variant, parse_record, pit_name
@@ -24,19 +25,24 @@ NAME = f"Kiothi-AI {__version__}"
 AUTHOR = "the kiothi-board authors"
 
 
-class Engine:
-    """One protocol session: options, the current position and at most one search."""
+class EngineSession:
+    """One protocol session: options, the current position and at most one search.
+
+    `position` is None after a `position` command was refused: `go` is refused too until a
+    valid position (or `newgame`, or a new Variant) is set, so a GUI never gets a move for
+    a position it did not mean."""
 
     def __init__(self, out: IO[str], *, clock: Clock | None = None) -> None:
         self.out = out
         self.clock: Clock = clock or SystemClock()
         self.lock = threading.Lock()
-        self.level: int | str = 5  # Strong
+        self.level = LevelChoice(5)  # Strong
         self.seed = 0
         self.variant = Variant()
         self.player = self.make_player()
-        self.position = Position.initial(self.variant)
+        self.position: Position | None = Position.initial(self.variant)
         self.worker: threading.Thread | None = None
+        self.infinite = False  # the running search waits for `stop`
         self.stop_event = threading.Event()
 
     # ----------------------------------------------------------------- output
@@ -74,8 +80,8 @@ class Engine:
         """Identify and list the options."""
         self.send(f"id name {NAME}")
         self.send(f"id author {AUTHOR}")
-        names = " ".join(f"var {lv.number}" for lv in LEVELS.values()) + " var adaptive"
-        self.send(f"option name Level type combo default {self.level} {names}")
+        names = " ".join(f"var {name}" for name in level_names())
+        self.send(f"option name Level type combo default {self.level.to_json()} {names}")
         self.send("option name Seed type spin default 0 min 0 max 2147483647")
         self.send("option name Variant type string default standard")
         self.send("keiok")
@@ -93,7 +99,7 @@ class Engine:
         value = " ".join(args[at + 1 :])
         self.stop()  # a running search answers first, with the old options
         if name == "level":
-            self.level = "adaptive" if value.lower() == "adaptive" else level(value).number
+            self.level = LevelChoice.parse(value)
         elif name == "seed":
             if not value.isdigit():
                 raise ValueError(f"Seed must be a non-negative integer, got {value!r}")
@@ -105,11 +111,9 @@ class Engine:
             raise ValueError(f"unknown option {name!r} (Level, Seed, Variant)")
         self.player = self.make_player()
 
-    def make_player(self) -> AIPlayer:
-        """The player for the current Level and Seed options."""
-        if self.level == "adaptive":
-            return AdaptivePlayer(self.seed, clock=self.clock)
-        return AIPlayer(self.level, self.seed, clock=self.clock)
+    def make_player(self) -> PlayerBase:
+        """The player for the current Level and Seed options (from the registry)."""
+        return level_player(self.level, seed=self.seed, clock=self.clock)
 
     def cmd_newgame(self, args: list[str], line: str) -> None:
         """Forget the tables and start from the initial position."""
@@ -120,6 +124,7 @@ class Engine:
     def cmd_position(self, args: list[str], line: str) -> None:
         """`position startpos [moves …]` or `position record <JSON>`."""
         self.stop()  # a running search answers (bestmove) before the position changes
+        self.position = None  # until this command proves valid: `go` is refused meanwhile
         if not args:
             raise ValueError("expected: position startpos [moves …] | position record <JSON>")
         if args[0] == "startpos":
@@ -161,12 +166,17 @@ class Engine:
             else:
                 raise ValueError("expected: go [movetime MS | depth N | infinite]")
         pos = self.position
+        if pos is None:
+            self.error("go refused: no valid position (the last position command was rejected)")
+            self.send("bestmove none")
+            return
         if pos.over:
             self.send("info string game over: " + str(pos.result))
             self.send("bestmove none")
             return
         self.stop_event = threading.Event()
         stop = self.stop_event
+        self.infinite = bool(args) and args[0] == "infinite"
         self.worker = threading.Thread(
             target=self._search, args=(pos, stop, movetime, depth), daemon=True
         )
@@ -189,7 +199,7 @@ class Engine:
 
         try:
             hint: Hint = self.player.choose(
-                pos, stop=stop, movetime=movetime, max_depth=depth, on_iteration=info
+                pos, MoveBudget(movetime, depth, stop, info)
             )
         except Exception as exc:  # the engine must answer even if the search fails
             self.error(f"search failed: {exc!r}")
@@ -212,6 +222,9 @@ class Engine:
 
     def cmd_d(self, args: list[str], line: str) -> None:
         """Debug: the current position as a diagram and JSON."""
+        if self.position is None:
+            self.send("info string no valid position (the last position command was rejected)")
+            return
         for text in self.position.diagram().splitlines():
             self.send(f"info string {text}")
         self.send("info string " + json.dumps(self.position.to_json()))
@@ -229,7 +242,10 @@ class Engine:
             self.worker = None
 
     def wait(self) -> None:
-        """Wait for a running search to finish by itself (end of input)."""
+        """End of input: let a running search finish by itself and answer, but stop one
+        that would only end on `stop` (`go infinite`), which can no longer come."""
+        if self.infinite:
+            self.stop()
         if self.worker is not None:
             self.worker.join()
             self.worker = None
@@ -251,7 +267,7 @@ def main(
         return 0
     inp = stdin if stdin is not None else sys.stdin
     out = stdout if stdout is not None else sys.stdout
-    engine = Engine(out)
+    engine = EngineSession(out)
     while True:
         line = inp.readline()
         if not line:

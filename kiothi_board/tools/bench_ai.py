@@ -12,7 +12,7 @@ import random
 import time
 
 from kiothi_board.ai.levels import LEVELS
-from kiothi_board.ai.player import AIPlayer
+from kiothi_board.ai.registry import make_player
 from kiothi_board.ai.search import Searcher
 from kiothi_board.rules import Position
 from kiothi_board.tools.match import load_openings
@@ -86,7 +86,7 @@ def level_times(positions: list[Position]) -> int:
     play the same moves anywhere, so only these times change from machine to machine."""
     print(f"bench ai --levels: {len(positions)} positions, one move each, CPU time")
     for number, lv in LEVELS.items():
-        player = AIPlayer(number, seed=1)
+        player = make_player(f"level:{number}", seed=1)
         times, nodes = [], []
         for pos in positions:
             t0 = time.process_time()

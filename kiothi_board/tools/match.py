@@ -1,8 +1,9 @@
 """`kiothi-board match A B`: play two engines against each other and report the score.
 
-An engine is `level:1`…`level:9`, `level:baseline` (plain depth-4 alpha-beta on the
-captured difference) or `cmd:"COMMAND"` (an external program speaking the engine
-protocol). Colours alternate; each opening of the suite is played once with each colour.
+An engine is any player spec of the registry (`kiothi_board/ai/registry.py`): `level:1`…
+`level:9`, `level:adaptive`, `level:baseline` (plain depth-4 alpha-beta on the captured
+difference), the novices, or `cmd:"COMMAND"` (an external program speaking the engine
+protocol), each with optional `,core=native|python` and `,movetime=MS`. Colours alternate; each opening of the suite is played once with each colour.
 An engine that crashes, hangs (no answer within 2 × movetime + 1 s) or plays an illegal
 action loses the game, and the reason is reported. Games are written as kiothi-game/1
 records (one JSON line each) and a summary with every game's engines and ending.
@@ -11,156 +12,23 @@ records (one JSON line each) and a summary with every game's engines and ending.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import math
 import os
-import queue
-import shlex
-import subprocess
 import sys
-import threading
 import time
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from importlib import resources
 from typing import IO, Any
 
-from kiothi_board.ai.roster import SPEC_HELP, builtin_player, is_builtin
+from kiothi_board.ai.external import EngineFailure
+from kiothi_board.ai.registry import SPEC_HELP, make_player
+from kiothi_board.ai.thinking import MoveBudget, PlayerBase
 from kiothi_board.errors import KiothiError
 from kiothi_board.rules import GameRecord, Position, Variant, parse_opening
 
-DEFAULT_CMD_MOVETIME = 1.0  # seconds, for external engines when --movetime is not given
-
-
-class EngineFailure(Exception):
-    """An engine lost the game by crashing, hanging or answering nonsense."""
-
-
-class MatchEngine:
-    """Something that answers `action(position, actions)` with an action text."""
-
-    name = "engine"
-    budget = DEFAULT_CMD_MOVETIME
-
-    def action(self, position: Position, actions: list[str]) -> str:
-        """The action to play in `position` (reached by `actions` from the start)."""
-        raise NotImplementedError
-
-    def close(self) -> None:
-        """Release the engine (idempotent)."""
-
-
-class BuiltinEngine(MatchEngine):
-    """A built-in level, played in this process."""
-
-    def __init__(self, spec: str, seed: int, movetime: float | None) -> None:
-        self.name = spec
-        self.player = builtin_player(spec, seed)
-        self.movetime = movetime
-        self.budget = movetime if movetime is not None else self.player.movetime
-
-    def action(self, position: Position, actions: list[str]) -> str:
-        """Search in-process with this level's budget (or the match's movetime)."""
-        return self.player.choose(position, movetime=self.movetime).action
-
-
-class CommandEngine(MatchEngine):
-    """An external engine speaking the protocol on its stdin/stdout."""
-
-    def __init__(self, spec: str, movetime: float | None, variant: Variant) -> None:
-        self.name = spec
-        command = spec.split(":", 1)[1].strip()
-        if (
-            len(command) >= 2
-            and command[0] == command[-1] in "\"'"
-            and command[0] not in command[1:-1]
-        ):
-            command = command[1:-1]  # cmd:"prog args": the quotes wrap the whole command
-        self.command = command
-        self.budget = movetime if movetime is not None else DEFAULT_CMD_MOVETIME
-        self.lines: queue.Queue[str | None] = queue.Queue()
-        try:
-            self.proc = subprocess.Popen(
-                shlex.split(self.command),
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.DEVNULL,
-                text=True,
-                bufsize=1,
-            )
-        except OSError as exc:
-            raise EngineFailure(f"cannot start {self.command!r}: {exc}") from exc
-        threading.Thread(target=self._read, daemon=True).start()
-        self.send("kei")
-        self.expect(("keiok",), 5.0, "kei")
-        if variant != Variant():
-            self.send(f"setoption name Variant value {variant}")
-        self.send("newgame")
-
-    def _read(self) -> None:
-        assert self.proc.stdout is not None
-        for line in self.proc.stdout:
-            self.lines.put(line.rstrip("\n"))
-        self.lines.put(None)  # end of output: the engine died
-
-    def send(self, line: str) -> None:
-        """Write a line to the engine."""
-        try:
-            assert self.proc.stdin is not None
-            self.proc.stdin.write(line + "\n")
-            self.proc.stdin.flush()
-        except (OSError, ValueError) as exc:
-            raise EngineFailure(f"crashed (cannot write to it: {exc})") from exc
-
-    def expect(self, heads: tuple[str, ...], timeout: float, what: str) -> str:
-        """The first line starting with one of `heads`, within `timeout` seconds."""
-        end = time.monotonic() + timeout
-        while True:
-            left = end - time.monotonic()
-            if left <= 0:
-                raise EngineFailure(f"hung: no answer to {what} within {timeout:.1f} s")
-            try:
-                line = self.lines.get(timeout=left)
-            except queue.Empty:
-                continue
-            if line is None:
-                code = self.proc.poll()
-                raise EngineFailure(f"crashed (exit status {code}) while answering {what}")
-            if line.split(" ", 1)[0] in heads:
-                return line
-
-    def action(self, position: Position, actions: list[str]) -> str:
-        """Send the position and `go movetime`, then wait for the answer."""
-        moves = (" moves " + " ".join(actions)) if actions else ""
-        self.send(f"position startpos{moves}")
-        self.send(f"go movetime {max(1, round(self.budget * 1000))}")
-        line = self.expect(("bestmove", "bestopening"), 2 * self.budget + 1.0, "go")
-        parts = line.split()
-        if len(parts) != 2:
-            raise EngineFailure(f"answered {line!r}")
-        return parts[1]
-
-    def close(self) -> None:
-        """Ask the engine to quit, then make sure it is gone."""
-        if self.proc.poll() is None:
-            with contextlib.suppress(EngineFailure):
-                self.send("quit")
-            try:
-                self.proc.wait(1.0)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
-
-
-def make_engine(spec: str, seed: int, movetime: float | None, variant: Variant) -> MatchEngine:
-    """Build an engine from its spec (`level:N`, `novice:greedy`, `cmd:"…"`, …)."""
-    if is_builtin(spec):
-        return BuiltinEngine(spec, seed, movetime)
-    if spec.startswith("cmd:"):
-        return CommandEngine(spec, movetime, variant)
-    raise ValueError(f'bad engine {spec!r}: expected {SPEC_HELP} or cmd:"…"')
-
+__all__ = ["EngineFailure", "GameOutcome", "elo", "elo_interval", "load_openings", "main"]
 
 @dataclass
 class GameOutcome:
@@ -192,7 +60,7 @@ def play_game(
     pos = Position.initial(variant)
     actions: list[str] = []
     times: dict[str, list[float]] = {"A": [], "B": []}
-    engines: list[MatchEngine] = []
+    engines: list[PlayerBase] = []
     end = ""
     loser: int | None = None
     try:
@@ -202,7 +70,11 @@ def play_game(
                 actions.append(text)
         for side, spec in enumerate(specs):
             try:
-                engines.append(make_engine(spec, seed * 1000 + index * 2 + side, movetime, variant))
+                engines.append(
+                    make_player(
+                        spec, seed=seed * 1000 + index * 2 + side, movetime=movetime, variant=variant
+                    )
+                )
             except EngineFailure as exc:
                 loser, end = side, f"{'SN'[side]} ({spec}) {exc}"
                 break
@@ -211,13 +83,13 @@ def play_game(
             eng = engines[side]
             t0 = time.perf_counter()
             try:
-                text = eng.action(pos, actions)
+                text = eng.choose(pos, MoveBudget(line=tuple(actions))).action
             except EngineFailure as exc:
                 loser, end = side, f"{'SN'[side]} ({eng.name}) {exc}"
                 break
             dt = time.perf_counter() - t0
             times["A" if (side == 0) == a_is_south else "B"].append(dt)
-            if dt > 2 * eng.budget + 1.0:
+            if dt > 2 * eng.movetime + 1.0:
                 loser, end = side, f"{'SN'[side]} ({eng.name}) hung: answered after {dt:.2f} s"
                 break
             try:
@@ -335,7 +207,7 @@ def main(argv: list[str] | None = None) -> int:
     for spec in (args.a, args.b):
         if not spec.startswith("cmd:"):
             try:
-                builtin_player(spec).close()
+                make_player(spec).close()
             except ValueError as exc:
                 parser.error(str(exc))
     try:

@@ -6,7 +6,7 @@ import random
 
 from kiothi_board.ai import AIPlayer
 from kiothi_board.ai.explain import beginner_reason
-from kiothi_board.ai.human import Style, choose_seen, first_capture, perceive
+from kiothi_board.ai.human import Eyes, choose_seen, first_capture, perceive
 from kiothi_board.rules import Position, Side, parse_pit
 
 T, F = True, False
@@ -35,11 +35,11 @@ HINT = Position(
     phase="play",
 )
 S10 = parse_pit("S10")
-NAIVE = Style(relays_seen=1, sees_chain=False, grab=0.0, looks_ahead=False)
-SHARP = Style(relays_seen=20, sees_chain=True, grab=0.0, looks_ahead=False)
+NAIVE = Eyes(relays_seen=1, sees_chain=False, grab=0.0, looks_ahead=False)
+SHARP = Eyes(relays_seen=20, sees_chain=True, grab=0.0, looks_ahead=False)
 
 
-def seen(pos: Position, style: Style):  # type: ignore[no-untyped-def]
+def seen(pos: Position, style: Eyes):  # type: ignore[no-untyped-def]
     return perceive(pos.board, pos.sown, pos.to_move, S10, pos.variant, style)
 
 
@@ -59,7 +59,7 @@ def test_the_chain_is_missed_by_a_beginner() -> None:
 
 def test_the_first_capture_spotted_is_taken_when_grabbing() -> None:
     board, sown, side = HINT.packed
-    grabber = Style(relays_seen=20, sees_chain=True, grab=1.0, looks_ahead=False)
+    grabber = Eyes(relays_seen=20, sees_chain=True, grab=1.0, looks_ahead=False)
     views = [
         perceive(HINT.board, HINT.sown, Side.S, p, HINT.variant, SHARP) for p in HINT.legal_moves()
     ]

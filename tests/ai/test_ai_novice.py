@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from kiothi_board.ai.novice import NovicePlayer, parse_novice
-from kiothi_board.ai.roster import builtin_player
+from kiothi_board.ai.registry import make_player
 from kiothi_board.rules import Position, Side
 from kiothi_board.tools import match
 
@@ -32,7 +32,7 @@ def test_specs_parse_and_bad_ones_are_named() -> None:
         with pytest.raises(ValueError, match=bad if bad != "greedy-" else "greedy"):
             parse_novice(bad)
     with pytest.raises(ValueError, match="novice:lazy"):
-        builtin_player("novice:lazy")
+        make_player("novice:lazy")
 
 
 def test_greedy_takes_the_biggest_capture() -> None:
