@@ -5,7 +5,11 @@ STAMP := $(VENV)/.installed-stamp
 # MicroPython for WebAssembly (npm), which the firmware tests run the firmware modules under.
 NPM_STAMP := firmware/wasm/node_modules/.installed-stamp
 
-.PHONY: setup run test soak lint bench goldens clean install uninstall
+# The native core (C, kiothi_board/native): built in place, and checked that it loads.
+NATIVE_STAMP := $(VENV)/.native-stamp
+NATIVE_SRC := $(wildcard kiothi_board/native/*.c kiothi_board/native/*.h) setup.py
+
+.PHONY: setup run test soak lint bench goldens clean install uninstall native
 
 $(STAMP): pyproject.toml scripts/setup-system.sh
 	bash scripts/setup-system.sh
@@ -17,7 +21,14 @@ $(NPM_STAMP): firmware/wasm/package.json firmware/wasm/package-lock.json $(STAMP
 	cd firmware/wasm && npm ci --no-audit --no-fund --loglevel=error
 	touch $(NPM_STAMP)
 
-setup: $(STAMP) $(NPM_STAMP)
+$(NATIVE_STAMP): $(STAMP) $(NATIVE_SRC)
+	$(PY) setup.py -q build_ext --inplace
+	$(PY) -c 'import kiothi_board.native._core'
+	touch $(NATIVE_STAMP)
+
+native: $(NATIVE_STAMP)
+
+setup: $(STAMP) $(NPM_STAMP) $(NATIVE_STAMP)
 
 run: setup
 	$(VENV)/bin/kiothi-board run
@@ -29,10 +40,14 @@ lint: setup
 
 # The suite on every core (pytest-xdist; tests that start daemons and services use free
 # ports and their own directories, so they run side by side). Soaks are left out: `make soak`.
+# Then the rules and the AI again on their Python path (KIOTHI_CORE=python; by default they
+# run on the native core, kiothi_board/native).
 test: lint
 	$(VENV)/bin/pytest -n auto --dist worksteal
+	KIOTHI_CORE=python $(VENV)/bin/pytest -n auto --dist worksteal tests/rules tests/ai tests/test_players.py
 
-# The long soaks: 200 SIGKILLs of the daemon at random points, and the like (minutes).
+# The long soaks: 200 SIGKILLs of the daemon at random points, the 1 M-position differential
+# of the two cores of the rules, and the like (minutes).
 soak: setup
 	$(VENV)/bin/pytest --soak
 
@@ -54,4 +69,5 @@ uninstall:
 	bash scripts/install.sh --uninstall
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache firmware/wasm/node_modules
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache firmware/wasm/node_modules build
+	rm -f kiothi_board/native/*.so

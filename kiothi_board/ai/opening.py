@@ -27,7 +27,6 @@ from kiothi_board.ai.search import Searcher
 from kiothi_board.clock import Clock
 from kiothi_board.rules import PASS, ROW, Lift, OpeningAction, Position, Side, pit_name
 
-
 GROWTH = 10  # how much more a search two plies deeper costs, for planning the rounds
 
 

@@ -198,9 +198,7 @@ class EngineSession:
             )
 
         try:
-            hint: Hint = self.player.choose(
-                pos, MoveBudget(movetime, depth, stop, info)
-            )
+            hint: Hint = self.player.choose(pos, MoveBudget(movetime, depth, stop, info))
         except Exception as exc:  # the engine must answer even if the search fails
             self.error(f"search failed: {exc!r}")
             self.send("bestmove none")

@@ -119,7 +119,7 @@ def make_player(
 
     Options in the spec (`,core=…`, `,movetime=MS`) win over the keyword arguments."""
     if spec.startswith("cmd:"):  # a command line: its commas are its own
-        kind, which, options = "cmd", spec[4:], {}
+        kind, which, options = "cmd", spec[4:], dict[str, str]()
     else:
         head, options = _split_options(spec)
         kind, _, which = head.partition(":")

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import logging
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from types import ModuleType
 from typing import Literal
 
@@ -22,6 +24,7 @@ ENV = "KIOTHI_CORE"  # "python" forces the Python path; "native" makes a failed 
 ABI = 1  # the _core.ABI this package was written for
 
 _loaded: tuple[ModuleType | None, str] | None = None
+_forced: Core | None = None  # `forced(core)`: the tests and benchmarks run both cores
 
 
 class NativeCoreError(ImportError):
@@ -41,7 +44,8 @@ def _load() -> tuple[ModuleType | None, str]:
         why = f"the Python path: the native core is not built or does not load ({exc})"
         return None, why
     if getattr(_core, "ABI", None) != ABI:
-        why = f"the Python path: the native core is stale (ABI {getattr(_core, 'ABI', '?')}, want {ABI}); rebuild it"
+        found = getattr(_core, "ABI", "?")
+        why = f"the Python path: the native core is stale (ABI {found}, want {ABI}); rebuild it"
         return None, why
     return _core, f"the native core ({_core.__file__})"
 
@@ -54,7 +58,11 @@ def _state() -> tuple[ModuleType | None, str]:
         if module is None:
             if os.environ.get(ENV, "").strip().lower() == "native":
                 raise NativeCoreError(f"{ENV}=native, but {why.split(': ', 1)[1]}")
-            level = logging.INFO if os.environ.get(ENV, "").strip().lower() == "python" else logging.WARNING
+            level = (
+                logging.INFO
+                if os.environ.get(ENV, "").strip().lower() == "python"
+                else logging.WARNING
+            )
             log.log(level, "kiothi-board runs %s", why)
         else:
             log.info("kiothi-board runs %s", why)
@@ -68,7 +76,21 @@ def extension() -> ModuleType | None:
 
 def default_core() -> Core:
     """The core this process runs by default."""
+    if _forced is not None:
+        return _forced
     return "native" if extension() is not None else "python"
+
+
+@contextmanager
+def forced(core: Core) -> Iterator[None]:
+    """Make `core` the default within the block (the tests replay goldens on both cores)."""
+    global _forced
+    previous = _forced
+    _forced = resolve(core)
+    try:
+        yield
+    finally:
+        _forced = previous
 
 
 def describe() -> str:

@@ -146,7 +146,7 @@ static int get_pit(PyObject *o, const kc_board *bd, int *pit) {
     long v = PyLong_AsLong(o);
     if (v == -1 && PyErr_Occurred()) return -1;
     if (v < 0 || v >= KC_PITS) {
-        PyErr_Format(PyExc_ValueError, "pit index %R out of range 0…19", o);
+        PyErr_Format(PyExc_ValueError, "pit index %R out of range 0-19", o);
         return -1;
     }
     if (!bd->b[v]) {
@@ -350,7 +350,7 @@ static int Tree_init(TreeObject *self, PyObject *args, PyObject *kwds) {
         }
         if (v < -100000 || v > 100000) { /* keeps every score well inside 32 bits */
             Py_DECREF(seq);
-            PyErr_Format(PyExc_ValueError, "weight %ld out of the native core's range ±100000", v);
+            PyErr_Format(PyExc_ValueError, "weight %ld out of the native core's range -100000..100000", v);
             return -1;
         }
         w[i] = (int32_t)v;

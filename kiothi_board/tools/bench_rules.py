@@ -1,4 +1,5 @@
-"""`kiothi-board bench rules`: seeded random playouts on one core, fast and traced paths."""
+"""`kiothi-board bench rules`: seeded random playouts on one core, on both cores of the rules
+(the native one and the Python path) and on the traced path, in one run."""
 
 from __future__ import annotations
 
@@ -9,8 +10,11 @@ import sys
 import time
 from collections.abc import Sequence
 
+from kiothi_board import native
 from kiothi_board.rules import Position, Variant, engine_for
-from kiothi_board.rules.fast import random_playout
+from kiothi_board.rules.fast import SplitMix64, random_playout
+
+Figures = tuple[int, int, float]  # playouts, moves, elapsed seconds
 
 
 def _start(variant: Variant) -> Position:
@@ -20,20 +24,34 @@ def _start(variant: Variant) -> Position:
     return pos
 
 
-def bench_fast(variant: Variant, seconds: float, seed: int) -> tuple[int, int, float]:
-    """Random playouts on the fast path for about `seconds`: (playouts, moves, elapsed)."""
-    engine = engine_for(variant)
+def bench_python(variant: Variant, seconds: float, seed: int) -> Figures:
+    """Random playouts on the Python core's fast path (the stdlib's Mersenne Twister,
+    its quickest random source) for about `seconds`."""
+    engine = engine_for(variant, "python")
     board, sown, side = _start(variant).packed
     rng = random.Random(seed)
     playouts = moves = 0
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
-        moves += random_playout(engine, board, sown, side, (0, 0), rng.random)[2]
+        moves += random_playout(engine, board, sown, side, (0, 0), rng.random)[2]  # type: ignore[arg-type]
         playouts += 1
     return playouts, moves, time.perf_counter() - start
 
 
-def bench_traced(variant: Variant, seconds: float, seed: int) -> tuple[int, int, float]:
+def bench_native(variant: Variant, seconds: float, seed: int) -> Figures:
+    """Random playouts on the native core (SplitMix64 in C) for about `seconds`."""
+    engine = engine_for(variant, "native")
+    board, sown, side = _start(variant).packed
+    rng = SplitMix64(seed)
+    playouts = moves = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        moves += engine.random_playout(board, sown, side, (0, 0), rng)[2]
+        playouts += 1
+    return playouts, moves, time.perf_counter() - start
+
+
+def bench_traced(variant: Variant, seconds: float, seed: int) -> Figures:
     """Random playouts through `Position.play_traced` (full traces, legal lists)."""
     rng = random.Random(seed)
     playouts = moves = 0
@@ -49,7 +67,7 @@ def bench_traced(variant: Variant, seconds: float, seed: int) -> tuple[int, int,
 
 
 def bench_rules(argv: Sequence[str]) -> int:
-    """Print playouts/s and moves/s for the fast and the traced path."""
+    """Print playouts/s and moves/s for each core's fast path and the traced path."""
     parser = argparse.ArgumentParser(prog="kiothi-board bench rules")
     parser.add_argument("--seconds", type=float, default=5.0, help="time per path (default 5)")
     parser.add_argument("--seed", type=int, default=1)
@@ -59,14 +77,24 @@ def bench_rules(argv: Sequence[str]) -> int:
     print(
         f"kiothi-board bench rules: {platform.python_implementation()} "
         f"{platform.python_version()} on {platform.machine()}, one core, variant {variant}, "
-        f"seed {args.seed}"
+        f"seed {args.seed}; this process runs {native.describe()}"
     )
-    for name, func in (("fast", bench_fast), ("traced", bench_traced)):
+    paths = [("python", bench_python)]
+    if native.native_available():
+        paths.insert(0, ("native", bench_native))
+    else:
+        print("  native path: not available here (see above); only the Python path runs")
+    paths.append(("traced", bench_traced))
+    rates: dict[str, float] = {}
+    for name, func in paths:
         playouts, moves, elapsed = func(variant, args.seconds, args.seed)
+        rates[name] = moves / elapsed
         print(
             f"  {name:6} path: {playouts / elapsed:10.1f} playouts/s  "
             f"{moves / elapsed:12,.0f} moves/s  ({playouts} playouts, {moves} moves, "
             f"{elapsed:.1f} s, {moves / max(playouts, 1):.0f} moves/playout)"
         )
+    if "native" in rates:
+        print(f"  native / python: {rates['native'] / rates['python']:.1f}×")
     sys.stdout.flush()
     return 0

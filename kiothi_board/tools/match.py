@@ -3,8 +3,8 @@
 An engine is any player spec of the registry (`kiothi_board/ai/registry.py`): `level:1`…
 `level:9`, `level:adaptive`, `level:baseline` (plain depth-4 alpha-beta on the captured
 difference), the novices, or `cmd:"COMMAND"` (an external program speaking the engine
-protocol), each with optional `,core=native|python` and `,movetime=MS`. Colours alternate; each opening of the suite is played once with each colour.
-An engine that crashes, hangs (no answer within 2 × movetime + 1 s) or plays an illegal
+protocol), each with optional `,core=native|python` and `,movetime=MS`. Colours
+alternate; each opening of the suite is played once with each colour. An engine that crashes, hangs (no answer within 2 × movetime + 1 s) or plays an illegal
 action loses the game, and the reason is reported. Games are written as kiothi-game/1
 records (one JSON line each) and a summary with every game's engines and ending.
 """
@@ -29,6 +29,7 @@ from kiothi_board.errors import KiothiError
 from kiothi_board.rules import GameRecord, Position, Variant, parse_opening
 
 __all__ = ["EngineFailure", "GameOutcome", "elo", "elo_interval", "load_openings", "main"]
+
 
 @dataclass
 class GameOutcome:
@@ -72,7 +73,10 @@ def play_game(
             try:
                 engines.append(
                     make_player(
-                        spec, seed=seed * 1000 + index * 2 + side, movetime=movetime, variant=variant
+                        spec,
+                        seed=seed * 1000 + index * 2 + side,
+                        movetime=movetime,
+                        variant=variant,
                     )
                 )
             except EngineFailure as exc:

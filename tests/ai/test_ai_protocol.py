@@ -112,3 +112,57 @@ def test_subprocess_engine_answers_stop_while_searching() -> None:
     proc.stdin.write("quit\n")
     proc.stdin.flush()
     assert proc.wait(10) == 0
+
+
+def test_go_is_refused_after_a_rejected_position_until_a_valid_one() -> None:
+    """Issue 23: after an illegal `position` the engine kept the old position and answered
+    `go` for it, a move for a position the GUI never meant."""
+    lines = talk(
+        "position startpos moves pass pass S6 N8\n"
+        "position startpos moves pass pass S6 S7\n"  # S7 is not North's pit: rejected
+        "go depth 2\n"
+        "d\n"
+        "position startpos moves pass pass S6\n"
+        "go depth 1\n"
+    )
+    refused = lines.index("bestmove none")
+    assert "go refused" in lines[refused - 1] and "S7" in " ".join(lines[: refused - 1])
+    assert not [line for line in lines[:refused] if line.startswith("bestmove N")]
+    assert "no valid position" in lines[refused + 1]  # `d` says so too
+    assert lines[-1].startswith("bestmove N")  # a valid position: go answers again
+
+
+def test_a_stop_ends_the_opening_decision_at_once() -> None:
+    """Issue 23: `stop` during an opening search answered 3–10× slower than in play: each
+    remaining candidate's search ran on to its first 1,024-node check."""
+    import threading
+
+    from kiothi_board.ai.opening import choose_opening
+    from kiothi_board.ai.search import Searcher
+    from kiothi_board.clock import SystemClock
+
+    stop = threading.Event()
+    stop.set()  # "stop" has arrived: no candidate may search further than its first ply
+    choice = choose_opening(
+        Position.initial(), Searcher(), budget=1e9, clock=SystemClock(), stop=stop
+    )
+    assert choice.nodes <= 20
+    Position.initial().open(choice.action)  # and the answer is a legal opening action
+
+
+def test_end_of_input_stops_an_infinite_search_and_exits() -> None:
+    """Issue 23: when its input closed during `go infinite` the engine searched for ever."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "kiothi_board", "engine"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        out, _ = proc.communicate("position startpos moves pass pass S6 N8\ngo infinite\n", 120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 0
+    assert out.splitlines()[-1].startswith("bestmove S")
