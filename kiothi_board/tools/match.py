@@ -4,8 +4,9 @@ An engine is any player spec of the registry (`kiothi_board/ai/registry.py`): `l
 `level:9`, `level:adaptive`, `level:baseline` (plain depth-4 alpha-beta on the captured
 difference), the novices, or `cmd:"COMMAND"` (an external program speaking the engine
 protocol), each with optional `,core=native|python` and `,movetime=MS`. Colours
-alternate; each opening of the suite is played once with each colour. An engine that crashes, hangs (no answer within 2 × movetime + 1 s) or plays an illegal
-action loses the game, and the reason is reported. Games are written as kiothi-game/1
+alternate; each opening of the suite is played once with each colour. An engine that
+crashes, hangs (no answer within 2 × movetime + 1 s) or plays an illegal action loses the
+game, and the reason is reported. Games are written as kiothi-game/1
 records (one JSON line each) and a summary with every game's engines and ending.
 """
 
