@@ -18,6 +18,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
+from kiothi_board import native
 from kiothi_board.api.access import AccessPolicy
 from kiothi_board.api.args import Args, short
 from kiothi_board.api.budget import DEFAULT_BUDGET, DEFAULT_MAX_REPLY, Outbox
@@ -261,6 +262,7 @@ class Dispatcher(CommandHandlers):
             "events": self._seq,
             "requests": self.requests,
             "errors": self.errors,
+            "ai_core": {"core": native.default_core(), "why": native.describe()},
         }
         for name, source in self._health.items():
             try:

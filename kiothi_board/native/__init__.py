@@ -95,7 +95,10 @@ def forced(core: Core) -> Iterator[None]:
 
 def describe() -> str:
     """One line for `health`, `doctor` and the benchmarks: which core runs, and why."""
-    return _state()[1]
+    module, why = _state()
+    if _forced == "python" and module is not None:
+        return "the Python path: chosen for this process (native.forced)"
+    return why
 
 
 def native_available() -> bool:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields
 from typing import Any, Literal
 
 from kiothi_board.errors import IllegalMoveError, NotationError
@@ -50,11 +50,9 @@ class Position:
         return pos
 
     def __post_init__(self) -> None:
-        if len(self.board) != PITS or any(
-            not isinstance(c, int) or isinstance(c, bool) or c < 0 for c in self.board
-        ):
+        if len(self.board) != PITS or set(map(type, self.board)) != {int} or min(self.board) < 0:
             raise NotationError(f"board must be 20 non-negative counts, got {self.board!r}")
-        if len(self.sown) != PITS or not all(isinstance(f, bool) for f in self.sown):
+        if len(self.sown) != PITS or set(map(type, self.sown)) != {bool}:
             raise NotationError(f"sown must be 20 booleans, got {self.sown!r}")
         if sum(self.board) + sum(self.captured) != SEEDS:
             raise NotationError(
@@ -63,6 +61,16 @@ class Position:
             )
         if self.phase not in ("opening", "play", "over"):
             raise NotationError(f"bad phase {self.phase!r}")
+
+    def _evolve(self, **changes: Any) -> Position:
+        """A copy with `changes`, made by the rules themselves: their moves keep every
+        invariant `__post_init__` checks, so the copy skips the checks (and the legal-move
+        cache starts empty)."""
+        new = object.__new__(Position)
+        for name in _FIELDS:
+            object.__setattr__(new, name, changes.get(name, getattr(self, name)))
+        object.__setattr__(new, "_legal", None)
+        return new
 
     # ----------------------------------------------------------------- views
     @property
@@ -126,8 +134,7 @@ class Position:
         trace = trace_move(self.board, self.sown, self.to_move, index, self.variant)
         cap = list(self.captured)
         cap[self.to_move] += trace.captured
-        nxt = replace(
-            self,
+        nxt = self._evolve(
             board=trace.board_after,
             sown=apply_flags(self.sown, trace),
             captured=(cap[0], cap[1]),
@@ -169,7 +176,7 @@ class Position:
             board[lift.pit] = 0
             for p in lift.place:
                 board[p] += 1
-        nxt = replace(self, board=tuple(board), to_move=side.other, ply=self.ply + 1)
+        nxt = self._evolve(board=tuple(board), to_move=side.other, ply=self.ply + 1)
         if side == Side.N:
             return nxt._start_play()
         return nxt._check_ply_limit()
@@ -185,13 +192,13 @@ class Position:
         sown = self.sown
         if self.variant.V5:  # V5: pits empty when sowing starts count as sown
             sown = tuple(f or not c for f, c in zip(sown, self.board, strict=True))
-        pos = replace(self, phase="play", sown=sown, to_move=Side.S)
-        return replace(pos, history=(pos.key,))._check_end()
+        pos = self._evolve(phase="play", sown=sown, to_move=Side.S)
+        return pos._evolve(history=(pos.key,))._check_end()
 
     def _after_move(self, irreversible: bool) -> Position:
         key = self.key
         history = (key,) if irreversible else (*self.history, key)
-        return replace(self, history=history)._check_end()
+        return self._evolve(history=history)._check_end()
 
     def _check_end(self) -> Position:
         if not self.legal_moves():  # R10: the opponent captures every seed left
@@ -215,8 +222,7 @@ class Position:
         return self._finish((s, n), end)
 
     def _finish(self, captured: tuple[int, int], end: End) -> Position:
-        return replace(
-            self,
+        return self._evolve(
             board=(0,) * PITS,
             captured=captured,
             phase="over",
@@ -231,12 +237,12 @@ class Position:
     def resign(self, by: Side) -> Position:
         """R13: `by` resigns; the opponent wins whatever the counts, no seeds move."""
         self._need_not_over()
-        return replace(self, phase="over", result=Outcome.resignation(by, self.captured))
+        return self._evolve(phase="over", result=Outcome.resignation(by, self.captured))
 
     def abandon(self) -> Position:
         """R13: the game is left unfinished; no seeds move, no winner."""
         self._need_not_over()
-        return replace(self, phase="over", result=Outcome.abandonment(self.captured))
+        return self._evolve(phase="over", result=Outcome.abandonment(self.captured))
 
     def end(self, outcome: Outcome) -> Position:
         """Apply an ending the players chose (R13), as named by `outcome` (its counts aside)."""
@@ -304,7 +310,7 @@ class Position:
                 raise
             raise NotationError(f"bad position {json.dumps(data)[:200]}: {exc!r}") from None
         if pos.phase == "play" and not pos.history:
-            pos = replace(pos, history=(pos.key,))
+            pos = pos._evolve(history=(pos.key,))
         return pos
 
     def diagram(self) -> str:
@@ -334,6 +340,9 @@ class Position:
 
     def __str__(self) -> str:
         return self.diagram()
+
+
+_FIELDS = tuple(f.name for f in fields(Position) if f.init)
 
 
 def _name(pit: int) -> str:

@@ -8,12 +8,15 @@ as chess engines count them; sowings tried for move generation are not counted s
 from __future__ import annotations
 
 import argparse
+import math
 import random
 import time
 
+from kiothi_board import native
 from kiothi_board.ai.levels import LEVELS
 from kiothi_board.ai.registry import make_player
 from kiothi_board.ai.search import Searcher
+from kiothi_board.native import Core
 from kiothi_board.rules import Position
 from kiothi_board.tools.match import load_openings
 
@@ -43,27 +46,48 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--time", type=float, default=1.0, help="seconds per position")
     parser.add_argument("--quiet", action="store_true", help="only the totals")
     parser.add_argument(
+        "--core",
+        choices=("native", "python", "both"),
+        default=None,
+        help="which core searches (default: this process's; --levels: both)",
+    )
+    parser.add_argument(
         "--levels",
         action="store_true",
-        help="instead: CPU time and nodes per move of every level's own play (AIPlayer.choose)",
+        help="instead: CPU time and nodes per move of every level's own play, openings included",
     )
     args = parser.parse_args(argv)
+    print(f"this process runs {native.describe()}")
     if args.levels:
-        return level_times(suite(args.positions))
+        cores = _cores(args.core or "both")
+        return level_times(suite(args.positions), cores)
     positions = suite(args.positions)
+    for core in _cores(args.core or native.default_core()):
+        search_speed(positions, args.time, core, args.quiet)
+    return 0
+
+
+def _cores(which: str) -> list[Core]:
+    if which == "both":
+        return ["native", "python"] if native.native_available() else ["python"]
+    return [native.resolve(which)]  # type: ignore[arg-type]
+
+
+def search_speed(positions: list[Position], seconds: float, core: Core, quiet: bool) -> None:
+    """Search each position for `seconds`; print nodes/s and the depths reached."""
     total_nodes = 0
     total_time = 0.0
     depths = []
     for i, pos in enumerate(positions):
-        searcher = Searcher(pos.variant)
+        searcher = Searcher(pos.variant, core=core)
         board, sown, side = pos.packed
         t0 = time.monotonic()
-        res = searcher.search(board, sown, side, deadline=t0 + args.time)
+        res = searcher.search(board, sown, side, deadline=t0 + seconds)
         dt = time.monotonic() - t0
         total_nodes += res.nodes
         total_time += dt
         depths.append(res.depth)
-        if not args.quiet:
+        if not quiet:
             print(
                 f"{i:2d} ply {pos.ply:3d} seeds {sum(pos.board):2d}: depth {res.depth:2d} "
                 f"nodes {res.nodes:8d} {res.nodes / dt:9.0f} nodes/s"
@@ -72,30 +96,67 @@ def main(argv: list[str] | None = None) -> int:
     nps = total_nodes / total_time
     depths.sort()
     print(
-        f"bench ai: {len(positions)} positions, {args.time:g} s each: {total_nodes} nodes in "
-        f"{total_time:.2f} s = {nps:,.0f} nodes/s; depth reached: min {depths[0]}, "
-        f"median {depths[len(depths) // 2]}, max {depths[-1]}"
+        f"bench ai ({core} core): {len(positions)} positions, {seconds:g} s each: "
+        f"{total_nodes} nodes in {total_time:.2f} s = {nps:,.0f} nodes/s; depth reached: "
+        f"min {depths[0]}, median {depths[len(depths) // 2]}, max {depths[-1]}"
     )
+
+
+def openings(count: int = 4) -> list[Position]:
+    """Opening decisions to time: South's at the start, and North's after `count - 1` of
+    the suite's South actions."""
+    start = Position.initial()
+    norths = {a for a, _ in load_openings(None)}
+    return [start, *(start.open(a) for a in sorted(norths)[: count - 1])]
+
+
+def level_times(positions: list[Position], cores: list[Core]) -> int:
+    """Print each level's CPU time per move on `positions` and per opening decision, on each
+    core (this process's CPU time, so other work on the machine does not count).
+
+    The effort levels play the same moves on either core and on any machine, so only these
+    times change; the p99 is over the moves and the openings together."""
+    decisions = openings()
+    print(
+        f"bench ai --levels: {len(positions)} positions (one move each) and "
+        f"{len(decisions)} opening decisions, CPU time"
+    )
+    p99s: dict[Core, dict[int, float]] = {}
+    for core in cores:
+        p99s[core] = {}
+        for number, lv in LEVELS.items():
+            player = make_player(f"level:{number},core={core}", seed=1)
+            times, nodes, opening_times = [], [], []
+            for pos in [*positions, *decisions]:
+                t0 = time.process_time()
+                hint = player.choose(pos)
+                dt = (time.process_time() - t0) * 1000
+                if pos.phase == "opening":
+                    opening_times.append(dt)
+                else:
+                    times.append(dt)
+                    nodes.append(hint.nodes)
+            player.close()
+            every = times + opening_times
+            p99s[core][number] = percentile(every, 0.99)
+            print(
+                f"level {number} {lv.name:9s}: {sum(times) / len(times):8.1f} ms mean, "
+                f"{max(times):8.1f} ms max; {sum(nodes) / len(nodes):9.0f} nodes mean; "
+                f"openings {max(opening_times):7.1f} ms max; p99 {p99s[core][number]:7.1f} ms "
+                f"({core})"
+            )
+    print("p99 a move, openings included (ms):", end="")
+    print("".join(f"  {core}" for core in cores), f"  Zero 2 W (×{ZERO_2W}, {cores[0]})")
+    for number in LEVELS:
+        row = "".join(f"  {p99s[core][number]:.1f}" for core in cores)
+        print(f"  level {number}:{row}  {p99s[cores[0]][number] * ZERO_2W:.0f}")
     return 0
 
 
-def level_times(positions: list[Position]) -> int:
-    """Print each level's CPU time and nodes per move on `positions` (this process's CPU).
+ZERO_2W = 20  # a Pi Zero 2 W runs CPython 15–20× slower than one core here (issue 23)
 
-    CPU time, not wall time, so other work on the machine does not count; the effort levels
-    play the same moves anywhere, so only these times change from machine to machine."""
-    print(f"bench ai --levels: {len(positions)} positions, one move each, CPU time")
-    for number, lv in LEVELS.items():
-        player = make_player(f"level:{number}", seed=1)
-        times, nodes = [], []
-        for pos in positions:
-            t0 = time.process_time()
-            hint = player.choose(pos)
-            times.append((time.process_time() - t0) * 1000)
-            nodes.append(hint.nodes)
-        player.close()
-        print(
-            f"level {number} {lv.name:9s}: {sum(times) / len(times):8.1f} ms mean, "
-            f"{max(times):8.1f} ms max; {sum(nodes) / len(nodes):9.0f} nodes mean"
-        )
-    return 0
+
+def percentile(values: list[float], q: float) -> float:
+    """The `q` quantile by the nearest-rank method (the match runner's)."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, math.ceil(q * len(ordered)) - 1)]

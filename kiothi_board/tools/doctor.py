@@ -91,6 +91,7 @@ class Doctor:
                 doctor_checks.spi(self.config, self.root, self.model),
                 self.store(),
                 self.link_check(),
+                doctor_checks.ai_core(),
             ]
             if leds:
                 checks.append(self.led_walk())

@@ -89,6 +89,19 @@ def versions(config: Config) -> Check:
     return Check("versions", "warn" if missing else "ok", detail, {"packages": found})
 
 
+def ai_core() -> Check:
+    """Which core the rules and the AI run on: the native one, or the Python path (slower:
+    a warning, unless KIOTHI_CORE=python asked for it)."""
+    from kiothi_board import native
+
+    why = native.describe()
+    if native.default_core() == "native":
+        return Check("ai core", "ok", f"runs {why}", {"core": "native"})
+    status: Status = "ok" if native.ENV in why else "warn"
+    hint = "" if status == "ok" else " (sudo apt install gcc python3-dev, then reinstall)"
+    return Check("ai core", status, f"runs {why}{hint}", {"core": "python"})
+
+
 def pin_factory(config: Config, model: str | None, injected: Any) -> Check:
     """Which gpiozero pin factory the GPIO inputs get (lgpio on Bookworm, Pi 5 included)."""
     if config["board"]["input"] not in ("gpio", "auto"):

@@ -238,4 +238,8 @@ def test_frame_and_games_and_health(disp: Dispatcher) -> None:
     p.req("end")
     validator("reply.games.list").validate(p.req("games.list", limit=5))
     validator("reply.games.get").validate(p.req("games.get", id=1))
-    validator("reply.health").validate(p.req("health"))
+    health = p.req("health")
+    validator("reply.health").validate(health)
+    from kiothi_board import native  # issue 23: health says which core the AI runs on
+
+    assert health["result"]["ai_core"] == {"core": native.default_core(), "why": native.describe()}
