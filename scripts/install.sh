@@ -75,7 +75,7 @@ SYSUSERS=/etc/sysusers.d/$NAME.conf
 STORE=/var/lib/kiothi-board
 BOOTCFG=/boot/firmware/config.txt
 # What the wheel is built from (pyproject.toml names the firmware as data files).
-SOURCES="pyproject.toml README.md kiothi_board firmware/kiothi_io"
+SOURCES="pyproject.toml setup.py README.md kiothi_board firmware/kiothi_io"
 BOOT_BEGIN="# >>> kiothi-board: LEDs on SPI0 MOSI (GPIO10), no chip-select pin"
 BOOT_END="# <<< kiothi-board"
 CMDLINE=/boot/firmware/cmdline.txt
@@ -104,7 +104,8 @@ case "$REPO/" in "$ROOT$PREFIX"/*) die "run me from a clone outside $PREFIX" ;; 
 
 # --------------------------------------------------------------------------- install steps
 prerequisites() {
-    # The venv, C extensions without wheels for the Pi (spidev, sysv_ipc), sysusers, systemctl.
+    # The venv, C extensions without wheels for the Pi (spidev, sysv_ipc, and kiothi-board's
+    # own native core: Debian's gcc and python3-dev, no other toolchain), sysusers, systemctl.
     local wanted=(python3 python3-venv python3-pip python3-dev gcc libc6-dev systemd) missing=()
     local pkg
     for pkg in "${wanted[@]}"; do
@@ -141,7 +142,7 @@ source_id() {
         echo "wheel $(basename "$WHEEL") sha256:$(sha256sum <"$WHEEL" | cut -d' ' -f1)"
     else
         echo "checkout sha256:$(cd "$REPO" && find $SOURCES -type f ! -path '*/__pycache__/*' \
-            ! -name '*.pyc' -print0 | sort -z | xargs -0 sha256sum | sha256sum | cut -d' ' -f1)"
+            ! -name '*.pyc' ! -name '*.so' -print0 | sort -z | xargs -0 sha256sum | sha256sum | cut -d' ' -f1)"
     fi
 }
 
@@ -174,6 +175,7 @@ package() {
         mkdir "$tmp/src"
         (cd "$REPO" && cp -r --parents $SOURCES "$tmp/src/")
         find "$tmp/src" -name __pycache__ -prune -exec rm -rf {} +
+        find "$tmp/src" -name '*.so' -delete # a native core built in the clone: built anew
         say "building the kiothi-board wheel"
         "$PYTHON" -m pip wheel -q --disable-pip-version-check --no-deps -w "$tmp" "$tmp/src"
         wheel="$(ls "$tmp"/kiothi_board-*.whl)"
@@ -192,6 +194,19 @@ package() {
     fi
     echo "$id" >"$(at "$STAMP")"
     CHANGED=1
+    native_core
+}
+
+native_core() {
+    # The wheel builds the native core when gcc and python3-dev are there; without them it
+    # installs all the same and runs on the Python path (slower): say which, and why.
+    local why
+    why="$("$(at "$VENV")/bin/python" -c \
+        'from kiothi_board import native; print(native.describe())' 2>&1)" || why="unknown: $why"
+    say "the rules and the AI run on $why"
+    case "$why" in *"Python path"*)
+        say "for the native core: apt-get install gcc python3-dev, then run me again" ;;
+    esac
 }
 
 config() {
