@@ -130,7 +130,7 @@ def native_tree(engine: Engine, weights: Weights) -> Tree:
         weights.pile_size,
         weights.tempo,
     )
-    tree: Tree = ext.Tree(engine.rules, values, SearchAborted)  # type: ignore[attr-defined]
+    tree: Tree = ext.CoreTree(engine.rules, values, SearchAborted)  # type: ignore[attr-defined]
     return tree
 
 

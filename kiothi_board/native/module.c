@@ -283,10 +283,10 @@ static PyMethodDef Rules_methods[] = {
     {NULL, NULL, 0, NULL}};
 
 static PyTypeObject RulesType = {
-    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "kiothi_board.native._core.Rules",
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "kiothi_board.native._core.CoreRules",
     .tp_basicsize = sizeof(RulesObject),
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "Rules(V3=False, V4=False, V6=False, V7=False, V8=False): native relay sowing",
+    .tp_doc = "CoreRules(V3=False, V4=False, V6=False, V7=False, V8=False): native relay sowing",
     .tp_new = PyType_GenericNew,
     .tp_init = (initproc)Rules_init,
     .tp_methods = Rules_methods,
@@ -386,11 +386,11 @@ static void Tree_dealloc(TreeObject *self) {
 
 static int idle(TreeObject *self) {
     if (!self->ready) {
-        PyErr_SetString(PyExc_RuntimeError, "Tree not initialised");
+        PyErr_SetString(PyExc_RuntimeError, "CoreTree not initialised");
         return -1;
     }
     if (self->busy) {
-        PyErr_SetString(PyExc_RuntimeError, "one search at a time per Tree");
+        PyErr_SetString(PyExc_RuntimeError, "one search at a time per CoreTree");
         return -1;
     }
     return 0;
@@ -602,10 +602,10 @@ static PyMethodDef Tree_methods[] = {
     {NULL, NULL, 0, NULL}};
 
 static PyTypeObject TreeType = {
-    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "kiothi_board.native._core.Tree",
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "kiothi_board.native._core.CoreTree",
     .tp_basicsize = sizeof(TreeObject),
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "Tree(rules, weights, aborted): the search's inner loop with its tables",
+    .tp_doc = "CoreTree(rules, weights, aborted): the search's inner loop with its tables",
     .tp_new = PyType_GenericNew,
     .tp_init = (initproc)Tree_init,
     .tp_dealloc = (destructor)Tree_dealloc,
@@ -633,8 +633,8 @@ PyMODINIT_FUNC PyInit__core(void) {
     }
     Py_INCREF(&RulesType);
     Py_INCREF(&TreeType);
-    if (PyModule_AddObject(m, "Rules", (PyObject *)&RulesType) < 0 ||
-        PyModule_AddObject(m, "Tree", (PyObject *)&TreeType) < 0) {
+    if (PyModule_AddObject(m, "CoreRules", (PyObject *)&RulesType) < 0 ||
+        PyModule_AddObject(m, "CoreTree", (PyObject *)&TreeType) < 0) {
         Py_DECREF(m);
         return NULL;
     }

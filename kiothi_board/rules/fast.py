@@ -216,7 +216,7 @@ class NativeEngine:
         if ext is None:
             raise native.NativeCoreError(f"no native core: kiothi-board runs {native.describe()}")
         self.variant = variant
-        self.rules = ext.Rules(
+        self.rules = ext.CoreRules(
             V3=variant.V3, V4=variant.V4, V6=variant.V6, V7=variant.V7, V8=variant.V8
         )
         self.sow: SowFn = self.rules.sow
