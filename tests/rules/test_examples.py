@@ -7,7 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from kiothi_board import native
+from kiothi_board.native import Core
 from kiothi_board.rules import Position, parse_record
+from tests.rules.cores import CORES
 
 EXAMPLES = Path(__file__).parent / "data" / "examples"
 NAMES = sorted(p.stem for p in EXAMPLES.glob("*.json"))
@@ -22,8 +25,15 @@ def test_there_are_examples() -> None:
     assert len(NAMES) >= 7
 
 
+@pytest.mark.parametrize("core", CORES)
 @pytest.mark.parametrize("name", NAMES)
-def test_example_replays_line_by_line(name: str) -> None:
+def test_example_replays_line_by_line(name: str, core: Core) -> None:
+    with native.forced(core):  # the legal moves and the game's end come from this core
+        replay_example(name)
+
+
+def replay_example(name: str) -> None:
+    """Replay one example record and compare every position with the independent engine's."""
     record = parse_record((EXAMPLES / f"{name}.json").read_text())
     expected = (EXAMPLES / f"{name}.positions.jsonl").read_text().splitlines()
     got = [json.dumps(pos.to_json()) for _, _, pos in record.replay()]

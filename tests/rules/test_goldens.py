@@ -13,7 +13,10 @@ from pathlib import Path
 
 import pytest
 
+from kiothi_board import native
+from kiothi_board.native import Core
 from kiothi_board.rules import Lift, OpeningAction, Position, Variant, pit_name
+from tests.rules.cores import CORES
 
 GOLDENS = Path(__file__).parent / "goldens"
 
@@ -99,8 +102,17 @@ def playthrough(name: str, variant: Variant, actions: list[str]) -> list[str]:
     return lines
 
 
+@pytest.mark.parametrize("core", CORES)
 @pytest.mark.parametrize(("name", "variant", "seed"), SPECS, ids=[s[0] for s in SPECS])
-def test_golden_playthrough(name: str, variant: Variant, seed: int, update_goldens: bool) -> None:
+def test_golden_playthrough(
+    name: str, variant: Variant, seed: int, core: Core, update_goldens: bool
+) -> None:
+    with native.forced(core):  # the legal moves and the game's end come from this core
+        golden_playthrough(name, variant, seed, update_goldens and core == "python")
+
+
+def golden_playthrough(name: str, variant: Variant, seed: int, update_goldens: bool) -> None:
+    """Compare (or, when asked, rewrite) one golden playthrough."""
     path = GOLDENS / f"{name}.txt"
     if update_goldens:
         path.write_text("\n".join(playthrough(name, variant, generate(variant, seed))) + "\n")
