@@ -8,13 +8,21 @@ setup(
     ext_modules=[
         Extension(
             "kiothi_board.native._core",
-            sources=[
-                "kiothi_board/native/module.c",
+            sources=["kiothi_board/native/module.c"],  # it includes sow.c and tree.c
+            depends=[
+                "kiothi_board/native/core.h",
                 "kiothi_board/native/sow.c",
                 "kiothi_board/native/tree.c",
+                "kiothi_board/native/tree.h",
             ],
-            depends=["kiothi_board/native/core.h", "kiothi_board/native/tree.h"],
-            extra_compile_args=["-O3", "-std=c99", "-Wall", "-Wextra", "-Wno-unused-parameter"],
+            extra_compile_args=[
+                "-O3",
+                "-std=c99",
+                "-fvisibility=hidden",
+                "-Wall",
+                "-Wextra",
+                "-Wno-unused-parameter",
+            ],
             optional=True,
         )
     ]

@@ -7,6 +7,11 @@
 #include "core.h"
 #include "tree.h"
 
+/* One translation unit (with -fvisibility=hidden): the compiler inlines the sowing into the
+ * search and the playouts across what are separate files for the reader. */
+#include "sow.c"
+#include "tree.c"
+
 #define ABI 1
 
 /* ---------------------------------------------------------------- packed ints */

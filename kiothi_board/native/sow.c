@@ -6,6 +6,9 @@
 #include <string.h>
 
 static kc_laps laps_standard; /* a lap of 20+ seeds also drops into its own pit (R4) */
+/* keep[p]: every byte 0xFF but pit p's. Lifting a pit is a word AND, not a byte store, so
+ * the next lap's word additions never wait on a narrower store (store forwarding). */
+static kc_board keep[KC_PITS];
 static kc_laps laps_skip;     /* V3: it skips that pit */
 
 static void fill_laps(kc_laps *t, int skip_origin) {
@@ -29,6 +32,10 @@ static void fill_laps(kc_laps *t, int skip_origin) {
 }
 
 void kc_init_laps(void) {
+    for (int p = 0; p < KC_PITS; p++) {
+        memset(keep[p].b, 0xFF, sizeof keep[p].b);
+        keep[p].b[p] = 0;
+    }
     fill_laps(&laps_standard, 0);
     fill_laps(&laps_skip, 1);
 }
@@ -43,6 +50,12 @@ void kc_rules_init(kc_rules *r, int v3, int v4, int v6, int v7, int v8) {
     r->unsown_ends_run = v8 != 0;
 }
 
+static inline void lift(kc_board *bd, int pit) {
+    bd->w[0] &= keep[pit].w[0];
+    bd->w[1] &= keep[pit].w[1];
+    bd->w[2] &= keep[pit].w[2];
+}
+
 static inline void add_lap(kc_board *bd, const kc_board *lap) {
     bd->w[0] += lap->w[0];
     bd->w[1] += lap->w[1];
@@ -54,7 +67,7 @@ int kc_sow(const kc_rules *r, kc_board *bd, uint32_t *sown, int side, int pit, i
     const uint8_t *cross = t->cross[side];
     const uint32_t *flag = r->relay_flag[side];
     int n = bd->b[pit];
-    bd->b[pit] = 0;
+    lift(bd, pit);
     *sown |= (uint32_t)1 << pit;
     int k = pit << 6 | n;
     add_lap(bd, &t->add[k]);
@@ -66,7 +79,7 @@ int kc_sow(const kc_rules *r, kc_board *bd, uint32_t *sown, int side, int pit, i
         if (c == 1) break; /* R5: the last seed fell into an empty pit */
         if (laps == KC_MAX_LAPS) return 0; /* R6: endless */
         laps++;
-        bd->b[last] = 0;
+        lift(bd, last);
         *sown |= flag[last];
         k = last << 6 | c;
         add_lap(bd, &t->add[k]);
@@ -104,9 +117,11 @@ int kc_sow(const kc_rules *r, kc_board *bd, uint32_t *sown, int side, int pit, i
 }
 
 int kc_moves_of(const kc_board *bd, int side, int *out) {
-    int n = 0;
-    for (int p = side * KC_ROW; p < side * KC_ROW + KC_ROW; p++)
-        if (bd->b[p]) out[n++] = p;
+    int n = 0; /* without branches: which pits hold seeds is what a predictor cannot guess */
+    for (int p = side * KC_ROW; p < side * KC_ROW + KC_ROW; p++) {
+        out[n] = p;
+        n += bd->b[p] != 0;
+    }
     return n;
 }
 
@@ -241,7 +256,7 @@ int kc_counts_set(kc_counts *t, kc_key k, int32_t count) {
 int kc_playout(const kc_rules *r, kc_board bd, uint32_t sown, int side, const int captured[2],
                uint64_t *rng, long max_plies, kc_playout_result *out) {
     kc_counts history;
-    if (kc_counts_init(&history, 64) != 0) return -1;
+    if (kc_counts_init(&history, 256) != 0) return -1;
     int caps[2] = {captured[0], captured[1]};
     long moves = 0;
     if (kc_counts_set(&history, kc_key_of(&bd, sown, side), 1) != 0) goto oom;
