@@ -8,12 +8,13 @@ setup(
     ext_modules=[
         Extension(
             "kiothi_board.native._core",
-            sources=["kiothi_board/native/module.c"],  # it includes sow.c and tree.c
+            sources=["kiothi_board/native/module.c"],  # it includes the other .c files
             depends=[
                 "kiothi_board/native/core.h",
                 "kiothi_board/native/sow.c",
                 "kiothi_board/native/tree.c",
                 "kiothi_board/native/tree.h",
+                "kiothi_board/native/tree_py.c",
             ],
             extra_compile_args=[
                 "-O3",

@@ -20,6 +20,7 @@ from typing import Protocol
 from kiothi_board import native
 from kiothi_board.native import Core
 from kiothi_board.rules.board import PITS, ROW, SEEDS
+from kiothi_board.rules.playout import NONZERO, SplitMix64, random_playout
 from kiothi_board.rules.variant import Variant
 
 MAX_LAPS = 1000  # R6: the first lap and 999 relays
@@ -29,6 +30,22 @@ SIDE_SHIFT = 8 * PITS + PITS
 
 SowFn = Callable[[int, int, int, int], "tuple[int, int, int] | None"]
 Playout = tuple[int, int, int, str]
+
+__all__ = [
+    "MAX_LAPS",
+    "NONZERO",
+    "Engine",
+    "NativeEngine",
+    "PyEngine",
+    "SplitMix64",
+    "engine_for",
+    "pack",
+    "pack_flags",
+    "random_playout",
+    "repetition_key",
+    "unpack",
+    "unpack_flags",
+]
 
 
 def pack(board: Sequence[int]) -> int:
@@ -70,26 +87,6 @@ def lap_targets(lifted: int, seeds: int, skip_origin: bool) -> list[int]:
 def repetition_key(board: int, sown: int, side: int) -> int:
     """The R11 key: board, sown flags and side to move in one int (`Position.key`)."""
     return board | sown << SOWN_SHIFT | side << SIDE_SHIFT
-
-
-class SplitMix64:
-    """The playouts' random source, the same bit for bit in both cores (seeded, injected)."""
-
-    __slots__ = ("state",)
-
-    def __init__(self, seed: int) -> None:
-        self.state = seed & _MASK64
-
-    def random(self) -> float:
-        """The next float in [0, 1), as `random.Random.random` gives one."""
-        self.state = z = (self.state + 0x9E3779B97F4A7C15) & _MASK64
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
-        z ^= z >> 31
-        return (z >> 11) * 2.0**-53
-
-
-_MASK64 = (1 << 64) - 1
 
 
 class Engine(Protocol):
@@ -242,9 +239,6 @@ class NativeEngine:
         return result
 
 
-NONZERO = bytes([0] + [1] * 255)
-
-
 def _nonempty_table(base: int) -> dict[bytes, tuple[int, ...]]:
     table = {}
     for mask in range(1 << ROW):
@@ -363,60 +357,3 @@ def _make_sow(variant: Variant) -> SowFn:
         return board, sown, gain
 
     return sow
-
-
-def random_playout(
-    engine: PyEngine,
-    board: int,
-    sown: int,
-    side: int,
-    captured: tuple[int, int],
-    random: Callable[[], float],
-    max_plies: int | None = None,
-) -> tuple[int, int, int, str]:
-    """Play uniformly random legal moves to the end (R10–R12) on the fast path.
-
-    Returns `(south captured, north captured, moves played, end)`. `random` is a
-    `random.Random().random`-like source, injected so playouts are reproducible.
-    Rejection sampling keeps it exact: an endless move is struck out and another drawn,
-    so every legal move is equally likely and R10 is reached when none is left.
-    """
-    sow = engine.sow
-    tables = engine.nonempty
-    row_slices = ((0, ROW), (ROW, PITS))
-    side_shift = 8 * PITS + PITS
-    caps = [captured[0], captured[1]]
-    history = {board | sown << (8 * PITS) | side << side_shift: 1}
-    moves = 0
-    while True:
-        lo, hi = row_slices[side]
-        cands = tables[side][board.to_bytes(PITS, "little")[lo:hi].translate(NONZERO)]
-        result = None
-        while cands:
-            i = int(random() * len(cands))
-            result = sow(board, sown, side, cands[i])
-            if result is not None:
-                break
-            cands = cands[:i] + cands[i + 1 :]
-        if result is None:  # R10
-            caps[1 - side] += sum(board.to_bytes(PITS, "little"))
-            return caps[0], caps[1], moves, "no-moves"
-        new_board, new_sown, gain = result
-        moves += 1
-        if gain or new_sown != sown:
-            history.clear()  # irreversible: no earlier position can recur
-            caps[side] += gain
-        board = new_board
-        sown = new_sown
-        side ^= 1
-        key = board | sown << (8 * PITS) | side << side_shift
-        seen = history.get(key, 0) + 1
-        history[key] = seen
-        if seen >= 3 or (max_plies is not None and moves >= max_plies):
-            counts = board.to_bytes(PITS, "little")
-            return (
-                caps[0] + sum(counts[:ROW]),
-                caps[1] + sum(counts[ROW:]),
-                moves,
-                "repetition" if seen >= 3 else "ply-limit",
-            )
