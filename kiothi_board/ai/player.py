@@ -36,7 +36,7 @@ __all__ = [
 
 SAFETY = 0.012  # seconds kept back from the budget for the worker hand-off and GC
 OPENING_NODES = 2  # an effort level's opening decision: this many moves' node cap …
-OPENING_FLOOR = 20_000  # … and at least this many nodes (the candidates' 2-ply ranking)
+OPENING_FLOOR = 40_000  # … and at least this many: the 2-ply ranking of every candidate (≤ 28,349)
 
 
 class AIPlayer(PlayerBase):
