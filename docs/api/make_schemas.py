@@ -258,6 +258,16 @@ common = {
                     "required": CONNECTIONS,
                     "properties": {k: nonneg for k in CONNECTIONS},
                 },
+                "ai_core": {
+                    "type": "object",
+                    "description": "which core the rules and the AI run on (native: the C"
+                    " extension; python: the Python path) and why",
+                    "required": ["core", "why"],
+                    "properties": {
+                        "core": {"enum": ["native", "python"]},
+                        "why": {"type": "string"},
+                    },
+                },
             },
         },
     }

@@ -12,9 +12,9 @@ import queue
 import shlex
 import subprocess
 import threading
-import time
 
 from kiothi_board.ai.thinking import ANY, Hint, MoveBudget, PlayerBase
+from kiothi_board.clock import Clock, SystemClock
 from kiothi_board.errors import KiothiError
 from kiothi_board.rules import STANDARD, Position, Variant, parse_opening, parse_pit
 
@@ -29,9 +29,15 @@ class ExternalEngine(PlayerBase):
     """An external engine on its stdin/stdout (see the module docstring)."""
 
     def __init__(
-        self, command: str, *, movetime: float | None = None, variant: Variant = STANDARD
+        self,
+        command: str,
+        *,
+        movetime: float | None = None,
+        variant: Variant = STANDARD,
+        clock: Clock | None = None,
     ) -> None:
         super().__init__()
+        self.clock: Clock = clock or SystemClock()
         command = command.strip()
         if (
             len(command) >= 2
@@ -80,9 +86,9 @@ class ExternalEngine(PlayerBase):
 
     def expect(self, heads: tuple[str, ...], timeout: float, what: str) -> str:
         """The first line starting with one of `heads`, within `timeout` seconds."""
-        end = time.monotonic() + timeout
+        end = self.clock.now() + timeout
         while True:
-            left = end - time.monotonic()
+            left = end - self.clock.now()
             if left <= 0:
                 raise EngineFailure(f"hung: no answer to {what} within {timeout:.1f} s")
             try:

@@ -100,7 +100,7 @@ def _steer(which: str, opts: PlayerOptions) -> PlayerBase:
 
 @register("cmd", 'cmd:"PROGRAM ARGS"')
 def _command(which: str, opts: PlayerOptions) -> PlayerBase:
-    return ExternalEngine(which, movetime=opts.movetime, variant=opts.variant)
+    return ExternalEngine(which, movetime=opts.movetime, variant=opts.variant, clock=opts.clock)
 
 
 SPEC_HELP = ", ".join(text for _, text in _KINDS.values()) + " (options: ,core=…,movetime=MS)"
