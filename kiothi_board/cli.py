@@ -23,6 +23,10 @@ def _engine(argv: list[str]) -> int | None:
 
 
 def _match(argv: list[str]) -> int | None:
+    if argv[:1] == ["--ladder"]:  # the ladder is built on the match runner
+        from kiothi_board.tools import ladder
+
+        return ladder.main(argv[1:])
     from kiothi_board.tools.match import main
 
     return main(argv)

@@ -10,7 +10,7 @@ from pathlib import Path
 from kiothi_board.config import validate
 from kiothi_board.daemon import Daemon
 from kiothi_board.hardware.fakes import FakePixelSink
-from kiothi_board.hardware.link import LinkPitInput
+from kiothi_board.hardware.link_devices import LinkPitInput
 from kiothi_board.hardware.link_sim import FdPort, SimulatedCoprocessor
 from tests.conftest import PtyPair, wait_until
 

@@ -76,3 +76,23 @@ def test_clocks_have_monotonic_and_wall_time() -> None:
     assert FakeClock(wall_start=1000.0).wall() == 1000.0
     system = SystemClock()
     assert system.wall() > FAKE_EPOCH - 86400 * 365 * 10 and system.now() > 0
+
+
+def test_no_two_classes_share_a_name() -> None:
+    """House rule 10: a class name says one thing in the whole package."""
+    where: dict[str, list[str]] = {}
+    for name, tree in _sources():
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ClassDef):
+                where.setdefault(node.name, []).append(name)
+    assert {n: files for n, files in where.items() if len(files) > 1} == {}
+
+
+def test_one_clock_protocol() -> None:
+    protocols = [
+        name
+        for name, tree in _sources()
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ClassDef) and node.name == "Clock"
+    ]
+    assert protocols == ["clock.py"]

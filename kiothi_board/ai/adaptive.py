@@ -30,7 +30,6 @@ from dataclasses import dataclass, field, replace
 
 from kiothi_board.ai.player import AIPlayer, Level
 from kiothi_board.ai.thinking import ANY, Hint, MoveBudget, PlayerBase
-from kiothi_board.clock import Clock
 from kiothi_board.native import Core
 from kiothi_board.rules import ROW, Position, Side, pit_name
 
@@ -173,27 +172,15 @@ def opponent_move(before: Position, now: Position) -> tuple[int, int, int] | Non
 
 
 class AdaptivePlayer(PlayerBase):
-    """`level:adaptive` (see the module docstring). Its rungs are built by `make` (default:
-    the registry's `make_player`, with this player's clock and core)."""
+    """`level:adaptive` (see the module docstring). Its rungs are built by `make` (the
+    registry's `make_player`, with this player's clock and core: the registry builds this
+    class, so it hands it the factory rather than being imported from here)."""
 
     name = "level:adaptive"
     movetime = ADAPTIVE_LEVEL.movetime
 
-    def __init__(
-        self,
-        seed: int = 0,
-        *,
-        clock: Clock | None = None,
-        core: Core | None = None,
-        make: RungFactory | None = None,
-    ) -> None:
+    def __init__(self, seed: int = 0, *, make: RungFactory) -> None:
         super().__init__(seed)
-        if make is None:
-            from kiothi_board.ai.registry import make_player  # the registry builds this class
-
-            def make(spec: str, rung_seed: int) -> PlayerBase:
-                return make_player(spec, seed=rung_seed, clock=clock, core=core)
-
         self._make = make
         self.adjuster = Adjuster()
         self._rungs: dict[int, PlayerBase] = {}

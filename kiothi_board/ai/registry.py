@@ -70,7 +70,11 @@ def kinds() -> dict[str, str]:
 @register("level", "level:1…9, level:adaptive, level:baseline")
 def _level(which: str, opts: PlayerOptions) -> PlayerBase:
     if which == "adaptive":
-        return AdaptivePlayer(opts.seed, clock=opts.clock, core=opts.core)
+
+        def rung(spec: str, seed: int) -> PlayerBase:
+            return make_player(spec, seed=seed, clock=opts.clock, core=opts.core)
+
+        return AdaptivePlayer(opts.seed, make=rung)
     if which == "baseline":
         return AIPlayer(
             BASELINE_LEVEL,

@@ -12,8 +12,8 @@ from kiothi_board.api.dispatcher import (
     CONTROL_COMMANDS,
     DEFAULT_TOPICS,
     TOPICS,
+    ClientSession,
     Dispatcher,
-    Session,
     frame_to_hex,
 )
 from kiothi_board.api.protocol import MAX_LINE, PROTOCOL, VERSION, ApiError, LineFramer
@@ -32,9 +32,9 @@ __all__ = [
     "ApiError",
     "ApiServer",
     "BoardService",
+    "ClientSession",
     "Dispatcher",
     "LineFramer",
-    "Session",
     "frame_to_hex",
     "start_api",
 ]

@@ -16,7 +16,7 @@ from kiothi_board.api.access import AccessPolicy
 from kiothi_board.api.args import Args, short
 from kiothi_board.api.protocol import PROTOCOL, VERSION, ApiError
 from kiothi_board.api.service import BoardService
-from kiothi_board.api.session import Session
+from kiothi_board.api.session import ClientSession
 from kiothi_board.clock import Clock
 from kiothi_board.errors import (
     BadArgumentError,
@@ -115,7 +115,7 @@ class CommandHandlers:
     _health: dict[str, Callable[[], Any]]
     _seq: int
 
-    def _hello(self, session: Session, a: Args) -> dict[str, Any]:
+    def _hello(self, session: ClientSession, a: Args) -> dict[str, Any]:
         secrets_ = {k: a.opt_text(k, 256) for k in ("token", "pin", "ticket")}
         client = a.opt_text("client", 64)
         a.done()
@@ -158,34 +158,34 @@ class CommandHandlers:
         caps.extend(sorted(self._health))  # optional parts that report health ("redis")
         return caps
 
-    def _authorize(self, session: Session, **secrets_: str | None) -> str:
+    def _authorize(self, session: ClientSession, **secrets_: str | None) -> str:
         """Check a token, PIN or ticket (kiothi_board/api/access.py); returns a ticket."""
         ticket = self.access.authenticate(session.peer, locked=session.locked, **secrets_)
         session.role = "control"
         return ticket
 
-    def _auth(self, session: Session, a: Args) -> dict[str, Any]:
+    def _auth(self, session: ClientSession, a: Args) -> dict[str, Any]:
         secrets_ = {k: a.opt_text(k, 256) for k in ("token", "pin", "ticket")}
         a.done()
         ticket = self._authorize(session, **secrets_)
         return {"role": session.role, "ticket": ticket}
 
-    def _ping(self, session: Session, a: Args) -> dict[str, Any]:
+    def _ping(self, session: ClientSession, a: Args) -> dict[str, Any]:
         a.done()
         return {"time": self._clock.wall()}
 
-    def _state(self, session: Session, a: Args) -> dict[str, Any]:
+    def _state(self, session: ClientSession, a: Args) -> dict[str, Any]:
         a.done()
         return {"state": self.service.state(), "seq": self._seq}
 
-    def _frame(self, session: Session, a: Args) -> dict[str, Any]:
+    def _frame(self, session: ClientSession, a: Args) -> dict[str, Any]:
         a.done()
         return {
             "leds_per_ring": self.service.leds_per_ring,
             "frame": frame_to_hex(self.service.frame()),
         }
 
-    def _subscribe(self, session: Session, a: Args) -> dict[str, Any]:
+    def _subscribe(self, session: ClientSession, a: Args) -> dict[str, Any]:
         topics = a.topics()
         a.done()
         with self._hub_lock:
@@ -193,18 +193,18 @@ class CommandHandlers:
             seq = self._seq
         return {"topics": sorted(session.topics), "seq": seq}
 
-    def _unsubscribe(self, session: Session, a: Args) -> dict[str, Any]:
+    def _unsubscribe(self, session: ClientSession, a: Args) -> dict[str, Any]:
         topics = a.topics()
         a.done()
         with self._hub_lock:
             session.topics = frozenset() if topics is None else session.topics - topics
         return {"topics": sorted(session.topics)}
 
-    def _settings_get(self, session: Session, a: Args) -> dict[str, Any]:
+    def _settings_get(self, session: ClientSession, a: Args) -> dict[str, Any]:
         a.done()
         return {"settings": self.service.get_settings()}
 
-    def _settings_set(self, session: Session, a: Args) -> dict[str, Any]:
+    def _settings_set(self, session: ClientSession, a: Args) -> dict[str, Any]:
         values: dict[str, Any] = {}
         if "palette" in a:
             values["palette"] = a.choice("palette", tuple(PALETTES))
@@ -216,13 +216,13 @@ class CommandHandlers:
             raise ApiError("bad_args", "settings.set: nothing to set")
         return {"settings": self.service.set_settings(values)}
 
-    def _games_list(self, session: Session, a: Args) -> dict[str, Any]:
+    def _games_list(self, session: ClientSession, a: Args) -> dict[str, Any]:
         limit = a.integer("limit", 1, 200, 50)
         offset = a.integer("offset", 0, 10**9, 0)
         a.done()
         return {"games": self.service.list_games(limit, offset)}
 
-    def _games_get(self, session: Session, a: Args) -> dict[str, Any]:
+    def _games_get(self, session: ClientSession, a: Args) -> dict[str, Any]:
         gid = a.integer("id", 1, 2**62)
         a.done()
         game = self.service.get_game(gid)
@@ -230,7 +230,7 @@ class CommandHandlers:
             raise ApiError("not_found", f"no game {gid}")
         return {"game": game}
 
-    def _new_game(self, session: Session, a: Args) -> dict[str, Any]:
+    def _new_game(self, session: ClientSession, a: Args) -> dict[str, Any]:
         given = a.game_settings(required=False)
         a.done()
         s = {**self.service.get_settings(), **given}
@@ -239,24 +239,24 @@ class CommandHandlers:
         )
         return {"game_id": gid}
 
-    def _press(self, session: Session, a: Args) -> dict[str, Any]:
+    def _press(self, session: ClientSession, a: Args) -> dict[str, Any]:
         pit = a.pit("pit")
         hold = a.opt_bool("hold")
         a.done()
         self.service.press(pit, hold=bool(hold))
         return {"pit": pit_name(pit)}
 
-    def _tutorial(self, session: Session, a: Args) -> dict[str, Any]:
+    def _tutorial(self, session: ClientSession, a: Args) -> dict[str, Any]:
         a.done()
         return {"game_id": self.service.tutorial()}
 
-    def _move(self, session: Session, a: Args) -> dict[str, Any]:
+    def _move(self, session: ClientSession, a: Args) -> dict[str, Any]:
         pit = a.pit("pit")
         a.done()
         self.service.move(pit)
         return {"pit": pit_name(pit)}
 
-    def _opening(self, session: Session, a: Args) -> dict[str, Any]:
+    def _opening(self, session: ClientSession, a: Args) -> dict[str, Any]:
         action = a.text("action", 400)
         a.done()
         from kiothi_board.rules import parse_opening
@@ -268,28 +268,28 @@ class CommandHandlers:
         self.service.opening(str(parsed))
         return {"action": str(parsed)}
 
-    def _undo(self, session: Session, a: Args) -> dict[str, Any]:
+    def _undo(self, session: ClientSession, a: Args) -> dict[str, Any]:
         a.done()
         self.service.undo()
         return {}
 
-    def _hint(self, session: Session, a: Args) -> dict[str, Any]:
+    def _hint(self, session: ClientSession, a: Args) -> dict[str, Any]:
         a.done()
         self.service.hint()
         return {}
 
-    def _resign(self, session: Session, a: Args) -> dict[str, Any]:
+    def _resign(self, session: ClientSession, a: Args) -> dict[str, Any]:
         side = a.opt_choice("side", ("S", "N"))
         a.done()
         self.service.resign(side)
         return {}
 
-    def _end(self, session: Session, a: Args) -> dict[str, Any]:
+    def _end(self, session: ClientSession, a: Args) -> dict[str, Any]:
         a.done()
         self.service.end()
         return {}
 
-    def _check(self, session: Session, a: Args) -> dict[str, Any]:
+    def _check(self, session: ClientSession, a: Args) -> dict[str, Any]:
         on = a.opt_bool("on")
         a.done()
         return {"check": self.service.check_board(on)}

@@ -1,6 +1,6 @@
 """The one dispatcher behind every transport: sessions, commands, events, limits.
 
-A transport opens a `Session` per client (the serial port is one client), feeds it raw
+A transport opens a `ClientSession` per client (the serial port is one client), feeds it raw
 lines with `handle_line`, and drains `session.outbox` to the wire. Replies and events go
 through the same outbox, so a client sees the events a command caused before its reply,
 and every subscriber sees events in `seq` order.
@@ -43,7 +43,7 @@ from kiothi_board.api.protocol import (
     ok_reply,
 )
 from kiothi_board.api.service import BoardService
-from kiothi_board.api.session import RateLimiter, Session
+from kiothi_board.api.session import ClientSession, RateLimiter
 from kiothi_board.clock import Clock, SystemClock
 from kiothi_board.errors import KiothiError
 
@@ -52,10 +52,10 @@ __all__ = [
     "CONTROL_COMMANDS",
     "DEFAULT_TOPICS",
     "TOPICS",
+    "ClientSession",
     "Dispatcher",
     "Outbox",
     "RateLimiter",
-    "Session",
     "frame_to_hex",
 ]
 
@@ -103,7 +103,7 @@ class Dispatcher(CommandHandlers):
         self._started = self._clock.now()
         self._cmd_lock = threading.RLock()
         self._hub_lock = threading.Lock()
-        self._sessions: dict[int, Session] = {}
+        self._sessions: dict[int, ClientSession] = {}
         self._taps: list[Callable[[str, dict[str, Any], bytes], None]] = []
         self._health: dict[str, Callable[[], Any]] = {}
         self._extra: dict[str, tuple[Callable[[Args], dict[str, Any]], bool]] = {}
@@ -124,7 +124,7 @@ class Dispatcher(CommandHandlers):
         wake: Callable[[], None],
         on_over: Callable[[str], None] | None = None,
         pending: Callable[[], int] | None = None,
-    ) -> Session:
+    ) -> ClientSession:
         """A new client; `wake` is called when its outbox gets lines to send.
 
         `on_over(reason)` cuts the client off when it is over its byte budget; `pending`
@@ -133,7 +133,7 @@ class Dispatcher(CommandHandlers):
         outbox = Outbox(
             self._outbox_limit, wake, byte_limit=self.budget, on_over=on_over, pending=pending
         )
-        session = Session(
+        session = ClientSession(
             transport,
             peer,
             role="control" if trusted else "spectator",
@@ -145,7 +145,7 @@ class Dispatcher(CommandHandlers):
         log.debug("api: %s client %s connected as %s", transport, peer, session.role)
         return session
 
-    def close_session(self, session: Session) -> None:
+    def close_session(self, session: ClientSession) -> None:
         """Forget a client (idempotent)."""
         with self._hub_lock:
             self._sessions.pop(session.id, None)
@@ -153,7 +153,7 @@ class Dispatcher(CommandHandlers):
             session.closed = True
             log.debug("api: %s client %s disconnected", session.transport, session.peer)
 
-    def sessions(self) -> list[Session]:
+    def sessions(self) -> list[ClientSession]:
         """The open sessions."""
         with self._hub_lock:
             return list(self._sessions.values())
@@ -272,7 +272,9 @@ class Dispatcher(CommandHandlers):
         return out
 
     # ------------------------------------------------------------------ requests
-    def handle_line(self, session: Session, line: bytes | str | TooLong) -> dict[str, Any] | None:
+    def handle_line(
+        self, session: ClientSession, line: bytes | str | TooLong
+    ) -> dict[str, Any] | None:
         """Handle one line from `session`: queue the reply on its outbox and return it.
 
         Blank lines and lines that are our own replies or events (an echoing terminal or
@@ -296,7 +298,7 @@ class Dispatcher(CommandHandlers):
             session.outbox.put(encoded)
         return reply
 
-    def _reply(self, session: Session, line: bytes | str | TooLong) -> dict[str, Any] | None:
+    def _reply(self, session: ClientSession, line: bytes | str | TooLong) -> dict[str, Any] | None:
         if isinstance(line, TooLong):
             return error_reply(
                 None, "line_too_long", f"line of {line.size} bytes exceeds {self.max_line}"
@@ -356,7 +358,9 @@ class Dispatcher(CommandHandlers):
             )
         return self._run(session, rid, cmd, args)
 
-    def _run(self, session: Session, rid: Any, cmd: str, args: dict[str, Any]) -> dict[str, Any]:
+    def _run(
+        self, session: ClientSession, rid: Any, cmd: str, args: dict[str, Any]
+    ) -> dict[str, Any]:
         """Run a checked request; only the project's own errors become error codes."""
         try:
             with self._cmd_lock:
@@ -377,12 +381,12 @@ class Dispatcher(CommandHandlers):
             return error_reply(rid, "internal", f"{cmd} failed: {type(exc).__name__}")
         return ok_reply(rid, result)
 
-    def _health_cmd(self, session: Session, a: Args) -> dict[str, Any]:
+    def _health_cmd(self, session: ClientSession, a: Args) -> dict[str, Any]:
         a.done()
         return self.health()
 
 
-_HANDLERS: dict[str, Callable[[Dispatcher, Session, Args], dict[str, Any]]] = {
+_HANDLERS: dict[str, Callable[[Dispatcher, ClientSession, Args], dict[str, Any]]] = {
     "hello": Dispatcher._hello,
     "auth": Dispatcher._auth,
     "ping": Dispatcher._ping,

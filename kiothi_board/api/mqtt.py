@@ -32,7 +32,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from kiothi_board import __version__
-from kiothi_board.api.dispatcher import Dispatcher, Session
+from kiothi_board.api.dispatcher import ClientSession, Dispatcher
 from kiothi_board.api.mqtt_settings import (
     BOARD_ID,
     MqttSettings,
@@ -72,7 +72,7 @@ class MqttAdapter:
         self._stats = stats
         self._factory = client_factory or _paho_client
         self._queue: queue.Queue[tuple[str, Any]] = queue.Queue(settings.queue_size)
-        self._sessions: OrderedDict[str, Session] = OrderedDict()
+        self._sessions: OrderedDict[str, ClientSession] = OrderedDict()
         self._sessions_lock = threading.Lock()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -197,7 +197,7 @@ class MqttAdapter:
         self._dispatcher.handle_line(session, payload)
 
     # ------------------------------------------------------------------ sessions
-    def _session(self, name: str) -> Session:
+    def _session(self, name: str) -> ClientSession:
         with self._sessions_lock:
             session = self._sessions.get(name)
             if session is not None:

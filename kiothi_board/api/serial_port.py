@@ -13,7 +13,7 @@ import logging
 import threading
 from typing import Any
 
-from kiothi_board.api.dispatcher import Dispatcher, Session
+from kiothi_board.api.dispatcher import ClientSession, Dispatcher
 from kiothi_board.api.protocol import LineFramer, encode
 from kiothi_board.errors import LinkError
 
@@ -46,7 +46,7 @@ class SerialTransport:
         self._stop = threading.Event()
         self._wake = threading.Event()
         self._lock = threading.Lock()
-        self.session: Session | None = None
+        self.session: ClientSession | None = None
         self.opened = threading.Event()
         self.reopens = 0
         self._partial = False  # a write timed out mid-line: end that line before the next

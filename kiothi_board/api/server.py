@@ -21,20 +21,18 @@ from typing import Any
 from kiothi_board.api.access import AccessPolicy, is_loopback
 from kiothi_board.api.api_config import ApiConfig
 from kiothi_board.api.authlimit import AuthLimiter
-from kiothi_board.api.dispatcher import Dispatcher, Session
+from kiothi_board.api.dispatcher import ClientSession, Dispatcher
 from kiothi_board.api.limits import ConnectionGuard, bound_send_buffer
 from kiothi_board.api.protocol import LineFramer, encode
 from kiothi_board.api.service import BoardService
 from kiothi_board.api.unix_path import prepare_unix_path, remove_our_socket, socket_identity
+from kiothi_board.api.web import WEB_ROOT, start_web
 from kiothi_board.clock import SystemClock
 from kiothi_board.errors import ConfigError
 
 __all__ = ["WEB_ROOT", "ApiConfig", "ApiServer", "start_api"]
 
 log = logging.getLogger(__name__)
-
-WEB_ROOT = Path(__file__).resolve().parent / "web"
-"""The page's files (package data: plain HTML, CSS and JS, no build step)."""
 
 
 _loopback = is_loopback  # kept for callers of the old name
@@ -202,8 +200,6 @@ class ApiServer:
             Path(path).chmod(0o660)  # the socket's group decides who may control the board
             log.info("api: Unix socket %s", path)
         if cfg.web_port is not None:
-            from kiothi_board.api.web import start_web
-
             try:
                 self._web_runner, self.web_port = await start_web(self, cfg.web_host, cfg.web_port)
             except OSError as exc:
@@ -268,7 +264,7 @@ class ApiServer:
         trusted: bool,
         cut_off: Callable[[str], None] | None = None,
         pending: Callable[[], int] | None = None,
-    ) -> tuple[Session, asyncio.Event]:
+    ) -> tuple[ClientSession, asyncio.Event]:
         """A session whose outbox wakes an asyncio.Event on this loop.
 
         `cut_off(reason)` runs on this loop when the client goes over its byte budget;
@@ -293,13 +289,13 @@ class ApiServer:
         )
         return session, wake
 
-    async def dispatch(self, session: Session, line: Any) -> None:
+    async def dispatch(self, session: ClientSession, line: Any) -> None:
         """Run one line through the dispatcher on the command worker."""
         await self.loop.run_in_executor(self._worker, self.dispatcher.handle_line, session, line)
 
     async def pump(
         self,
-        session: Session,
+        session: ClientSession,
         wake: asyncio.Event,
         send: Callable[[list[bytes]], Awaitable[None]],
     ) -> None:

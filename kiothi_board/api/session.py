@@ -7,7 +7,7 @@ import itertools
 from kiothi_board.api.budget import Outbox
 from kiothi_board.clock import Clock, SystemClock
 
-__all__ = ["RateLimiter", "Session"]
+__all__ = ["ClientSession", "RateLimiter"]
 
 
 class RateLimiter:
@@ -32,7 +32,7 @@ class RateLimiter:
         return False
 
 
-class Session:
+class ClientSession:
     """One client of one transport: its role, subscriptions, rate limit and outbox."""
 
     _ids = itertools.count(1)
@@ -47,7 +47,7 @@ class Session:
         limiter: RateLimiter,
     ) -> None:
         """Made by `Dispatcher.open_session`."""
-        self.id = next(Session._ids)
+        self.id = next(ClientSession._ids)
         self.transport = transport
         self.peer = peer
         self.role = role
@@ -59,4 +59,4 @@ class Session:
         self.locked = False  # a page of a foreign Origin: may never take control
 
     def __repr__(self) -> str:
-        return f"Session({self.transport!r}, {self.peer!r}, role={self.role!r}, id={self.id})"
+        return f"ClientSession({self.transport!r}, {self.peer!r}, role={self.role!r}, id={self.id})"

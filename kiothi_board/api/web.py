@@ -11,20 +11,55 @@ import asyncio
 import datetime as dt
 import json
 import logging
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Callable, Mapping
+from pathlib import Path
+from typing import Any, Protocol
 
 from aiohttp import WSMsgType, web
 
-from kiothi_board.api.access import COOKIE
-from kiothi_board.api.limits import GuardedProtocol
+from kiothi_board.api.access import COOKIE, AccessPolicy
+from kiothi_board.api.api_config import ApiConfig
+from kiothi_board.api.dispatcher import ClientSession, Dispatcher
+from kiothi_board.api.limits import ConnectionGuard, GuardedProtocol
 from kiothi_board.api.protocol import ApiError, TooLong
 
-if TYPE_CHECKING:
-    from kiothi_board.api.dispatcher import Session
-    from kiothi_board.api.server import ApiServer
+__all__ = ["WEB_ROOT", "WebHost", "make_app", "start_web"]
 
-__all__ = ["make_app", "start_web"]
+WEB_ROOT = Path(__file__).resolve().parent / "web"
+"""The page's files (package data: plain HTML, CSS and JS, no build step)."""
+
+
+class WebHost(Protocol):
+    """What the web door needs of the API server that runs it (`api.server.WebHost`)."""
+
+    config: ApiConfig
+    access: AccessPolicy
+    guard: ConnectionGuard
+    dispatcher: Dispatcher
+    loop: asyncio.AbstractEventLoop
+    metrics_source: Callable[[], dict[str, Any]] | None
+    stats_csv: Callable[[str | None, str | None], str] | None
+    stats_today: Callable[[], str] | None
+
+    def open_session(
+        self,
+        transport: str,
+        peer: str,
+        *,
+        trusted: bool,
+        cut_off: Callable[[str], None] | None = None,
+        pending: Callable[[], int] | None = None,
+    ) -> tuple[ClientSession, asyncio.Event]: ...
+
+    async def dispatch(self, session: ClientSession, line: Any) -> None: ...
+
+    async def pump(
+        self,
+        session: ClientSession,
+        wake: asyncio.Event,
+        send: Callable[[list[bytes]], Awaitable[None]],
+    ) -> None: ...
+
 
 log = logging.getLogger(__name__)
 
@@ -42,16 +77,14 @@ _STATUS = {"unauthorized": 401, "rate_limited": 429, "bad_args": 400}
 
 
 class _Web:
-    """The web door's handlers, bound to the running `ApiServer`."""
+    """The web door's handlers, bound to the running `WebHost`."""
 
-    def __init__(self, server: ApiServer) -> None:
+    def __init__(self, server: WebHost) -> None:
         self.server = server
         self.access = server.access
         self.guard = server.guard
 
     async def page(self, request: web.Request) -> web.StreamResponse:
-        from kiothi_board.api.server import WEB_ROOT
-
         name = "operator.html" if request.path.rstrip("/") == "/operator" else "index.html"
         return web.FileResponse(WEB_ROOT / name, headers=_HEADERS)
 
@@ -86,7 +119,7 @@ class _Web:
         )  # fmt: skip
         return response
 
-    def _open(self, request: web.Request, ws: web.WebSocketResponse) -> tuple[Session, Any]:
+    def _open(self, request: web.Request, ws: web.WebSocketResponse) -> tuple[ClientSession, Any]:
         """The WebSocket's session: its role from the cookie and Origin, its budget, its slot."""
         server = self.server
         foreign = not self.access.origin_allowed(request.headers.get("Origin"))
@@ -186,7 +219,7 @@ def _csv_range(query: Mapping[str, str], today: str) -> tuple[str | None, str | 
     return first, last
 
 
-def _exhibit_routes(app: web.Application, server: ApiServer) -> None:
+def _exhibit_routes(app: web.Application, server: WebHost) -> None:
     """`/metrics` and `/stats.csv` (404 unless the exhibition mode set their sources).
 
     Staff only: `Authorization: Bearer <token or session ticket>` (how a Prometheus scraper
@@ -242,10 +275,8 @@ def _exhibit_routes(app: web.Application, server: ApiServer) -> None:
     app.router.add_get("/stats.csv", stats_csv)
 
 
-def make_app(server: ApiServer) -> web.Application:
+def make_app(server: WebHost) -> web.Application:
     """The aiohttp application: `/`, `/operator`, `/static/…`, `/healthz`, `/ws`, `/session`."""
-    from kiothi_board.api.server import WEB_ROOT
-
     door = _Web(server)
     app = web.Application(client_max_size=64 * 1024, middlewares=[door.middleware])
     app.router.add_get("/", door.page)
@@ -272,7 +303,7 @@ class WebListener:
         await self.listener.wait_closed()
 
 
-async def start_web(server: ApiServer, host: str, port: int) -> tuple[WebListener, int]:
+async def start_web(server: WebHost, host: str, port: int) -> tuple[WebListener, int]:
     """Bind the web app; returns the listener (to `cleanup()`) and the bound port.
 
     Every connection goes through the `ConnectionGuard` (caps, header and idle timeouts).

@@ -12,7 +12,8 @@ delimiter. The link is `up` after a HELLO/HELLO_ACK handshake and goes `down` (w
 sends STATUS every 100 ms — or the port fails. While down it re-sends HELLO, and reopens a
 failed port, with exponential backoff; it comes back up on the next HELLO_ACK.
 
-The pit input on a link lives in `link_devices` (re-exported here); the state, message and
+The pit input on a link lives in `link_devices` (it uses the link; the link knows nothing
+of it); the state, message and
 counter types in `link_types`. The LEDs are the Pi's own (SPI0), in every wiring.
 
 Time: heartbeat deadlines, HELLO retries and input stamps use the injected clock; only the
@@ -30,7 +31,6 @@ from typing import Any
 from kiothi_board.clock import Clock
 from kiothi_board.errors import LinkError
 from kiothi_board.hardware import cobs_frames as cf
-from kiothi_board.hardware.link_devices import LinkPitInput
 from kiothi_board.hardware.link_types import (
     DeviceInfo,
     LinkChange,
@@ -50,7 +50,6 @@ __all__ = [
     "DeviceInfo",
     "LinkChange",
     "LinkMessage",
-    "LinkPitInput",
     "LinkState",
     "LinkStats",
 ]

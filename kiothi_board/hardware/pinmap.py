@@ -26,7 +26,6 @@ __all__ = [
     "Problem",
     "check_map",
     "load_map",
-    "map_from_config",
     "parse_pin",
 ]
 
@@ -59,7 +58,7 @@ _PICO_POWER: dict[int, str] = (
 
 
 @dataclass(frozen=True, slots=True)
-class Board:
+class HostBoard:
     """A board's header: GPIO → physical pin, the other pins, its models and its buses."""
 
     label: str
@@ -73,8 +72,8 @@ class Board:
     """GPIOs with a resistor to 3.3 V on the board: fine only for active-low buttons."""
 
 
-BOARDS: dict[str, Board] = {
-    "pi": Board(
+BOARDS: dict[str, HostBoard] = {
+    "pi": HostBoard(
         "Raspberry Pi 40-pin header",
         "GPIO",
         _PI_HEADER,
@@ -88,7 +87,7 @@ BOARDS: dict[str, Board] = {
         },
         fixed_pull_up=(2, 3),
     ),
-    "pico": Board(
+    "pico": HostBoard(
         "Raspberry Pi Pico (RP2040)",
         "GP",
         _PICO_HEADER,
@@ -131,7 +130,7 @@ class PinMap:
     """Name pins by config key (`board.pins[3] (S4)`) instead of map key (`pits.S4`)."""
 
     @property
-    def header(self) -> Board:
+    def header(self) -> HostBoard:
         """The board this map is for."""
         return BOARDS[self.board]
 
@@ -291,51 +290,3 @@ def check_map(pin_map: PinMap, model: str | None = None) -> list[Problem]:
                 )
             )
     return problems
-
-
-def map_from_config(
-    board: Mapping[str, Any], leds: Mapping[str, Any]
-) -> tuple[PinMap, list[Problem]]:
-    """The wiring a config describes (its `[board]` and `[leds]` tables), and pin-name problems.
-
-    A co-processor board is the packaged `coprocessor` map (its pins live in the firmware's
-    config); otherwise `board.pins` / `board.control_pins` on the Pi with the LED bus that
-    `leds.output` drives.
-    """
-    from kiothi_board.hardware.registry import LED_OUTPUTS  # the drivers name their LED bus
-
-    output = leds.get("output", "auto")
-    if board.get("input") == "coprocessor":
-        return load_map("coprocessor"), []
-    real = LED_OUTPUTS.auto[0] if output == "auto" else output
-    bus = LED_OUTPUTS[real].led_bus if real in LED_OUTPUTS.drivers else "none"
-    problems: list[Problem] = []
-
-    def gpio(values: Any, key: str) -> tuple[int, ...]:
-        out = []
-        for i, value in enumerate(values):
-            pin = parse_pin(value)
-            if pin is None:
-                problems.append(Problem(f"board.{key}[{i}]", f"unknown pin name {value!r}"))
-            else:
-                out.append(pin)
-        return tuple(out)
-
-    pits = gpio(board.get("pins", ()), "pins")
-    controls = gpio(board.get("control_pins", ()), "control_pins")
-    pin_map = PinMap(
-        name="config",
-        title=f"the config's board.pins, LEDs on {bus}",
-        board="pi",
-        models=BOARDS["pi"].models,
-        leds=bus,
-        uart=True,
-        pits=pits,
-        controls=controls,
-        source="config",
-        pull_up=board.get("pull_up", True) is True,
-        config_keys=True,
-    )
-    if len(pits) != len(PIT_NAMES) and not problems:
-        problems.append(Problem("board.pins", f"must list {len(PIT_NAMES)} pins, got {len(pits)}"))
-    return pin_map, problems

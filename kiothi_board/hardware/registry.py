@@ -15,13 +15,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from kiothi_board.clock import Clock
+from kiothi_board.hardware.pinmap import BOARDS, PIT_NAMES, PinMap, Problem, load_map, parse_pin
 from kiothi_board.hardware.protocols import PitInput, PixelSink
 
 if TYPE_CHECKING:
     from kiothi_board.hardware.layout import RingLayout
     from kiothi_board.hardware.link import CoprocessorLink
 
-__all__ = ["LED_OUTPUTS", "PIT_INPUTS", "Driver", "DriverContext", "Registry"]
+__all__ = ["LED_OUTPUTS", "PIT_INPUTS", "Driver", "DriverContext", "Registry", "map_from_config"]
 
 T = TypeVar("T")
 
@@ -107,7 +108,7 @@ def _gpio_input(ctx: DriverContext) -> PitInput:
 
 
 def _coprocessor_input(ctx: DriverContext) -> PitInput:
-    from kiothi_board.hardware.link import LinkPitInput
+    from kiothi_board.hardware.link_devices import LinkPitInput
 
     return LinkPitInput(ctx.coprocessor("board.input"), **_timing(ctx, ctx.device_clock))
 
@@ -190,3 +191,49 @@ LED_OUTPUTS: Registry[PixelSink] = Registry(
     },
     auto=("neopixel", "sim"),
 )
+
+
+def map_from_config(
+    board: Mapping[str, Any], leds: Mapping[str, Any]
+) -> tuple[PinMap, list[Problem]]:
+    """The wiring a config describes (its `[board]` and `[leds]` tables), and pin-name problems.
+
+    A co-processor board is the packaged `coprocessor` map (its pins live in the firmware's
+    config); otherwise `board.pins` / `board.control_pins` on the Pi with the LED bus that
+    `leds.output` drives.
+    """
+    output = leds.get("output", "auto")
+    if board.get("input") == "coprocessor":
+        return load_map("coprocessor"), []
+    real = LED_OUTPUTS.auto[0] if output == "auto" else output
+    bus = LED_OUTPUTS[real].led_bus if real in LED_OUTPUTS.drivers else "none"
+    problems: list[Problem] = []
+
+    def gpio(values: Any, key: str) -> tuple[int, ...]:
+        out = []
+        for i, value in enumerate(values):
+            pin = parse_pin(value)
+            if pin is None:
+                problems.append(Problem(f"board.{key}[{i}]", f"unknown pin name {value!r}"))
+            else:
+                out.append(pin)
+        return tuple(out)
+
+    pits = gpio(board.get("pins", ()), "pins")
+    controls = gpio(board.get("control_pins", ()), "control_pins")
+    pin_map = PinMap(
+        name="config",
+        title=f"the config's board.pins, LEDs on {bus}",
+        board="pi",
+        models=BOARDS["pi"].models,
+        leds=bus,
+        uart=True,
+        pits=pits,
+        controls=controls,
+        source="config",
+        pull_up=board.get("pull_up", True) is True,
+        config_keys=True,
+    )
+    if len(pits) != len(PIT_NAMES) and not problems:
+        problems.append(Problem("board.pins", f"must list {len(PIT_NAMES)} pins, got {len(pits)}"))
+    return pin_map, problems

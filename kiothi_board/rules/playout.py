@@ -5,12 +5,20 @@ playouts draw from the same generator, so the two can be compared move for move)
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from kiothi_board.rules.board import PITS, ROW
 
-if TYPE_CHECKING:
-    from kiothi_board.rules.fast import PyEngine
+
+class _FastPath(Protocol):
+    """What a playout needs of the Python core's engine (`rules.fast.PyEngine`)."""
+
+    @property
+    def nonempty(self) -> tuple[dict[bytes, tuple[int, ...]], dict[bytes, tuple[int, ...]]]: ...
+
+    @property
+    def sow(self) -> Callable[[int, int, int, int], tuple[int, int, int] | None]: ...
+
 
 _MASK64 = (1 << 64) - 1
 NONZERO = bytes([0] + [1] * 255)  # row bytes to 0/1, the key of the non-empty pits' table
@@ -34,7 +42,7 @@ class SplitMix64:
 
 
 def random_playout(
-    engine: PyEngine,
+    engine: _FastPath,
     board: int,
     sown: int,
     side: int,

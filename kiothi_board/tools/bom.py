@@ -19,7 +19,8 @@ from typing import Any
 from kiothi_board.config import Config, load
 from kiothi_board.errors import ConfigError
 from kiothi_board.hardware.layout import estimate_milliamps
-from kiothi_board.hardware.pinmap import PIT_NAMES, PinMap, load_map, map_from_config
+from kiothi_board.hardware.pinmap import PIT_NAMES, PinMap, load_map
+from kiothi_board.hardware.registry import map_from_config
 from kiothi_board.hardware.spi_transfer import (
     RECOMMENDED_BUFSIZ,
     SPIDEV_DEFAULT_BUFSIZ,

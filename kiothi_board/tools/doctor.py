@@ -26,8 +26,9 @@ from kiothi_board.config import Config, default_state_dir, load
 from kiothi_board.errors import ConfigError, KiothiError
 from kiothi_board.hardware.layout import RingLayout, estimate_milliamps, limit_current
 from kiothi_board.hardware.link import CoprocessorLink
-from kiothi_board.hardware.pinmap import PIT_NAMES, check_map, map_from_config
+from kiothi_board.hardware.pinmap import PIT_NAMES, check_map
 from kiothi_board.hardware.protocols import PixelSink
+from kiothi_board.hardware.registry import map_from_config
 from kiothi_board.tools import bom, doctor_checks
 from kiothi_board.tools.doctor_checks import Check
 from kiothi_board.tools.doctor_io import GpioLevels, LinkLevels, RawInputs

@@ -1,6 +1,6 @@
 """The table of docs/led-guide.md: what the guide says in every state, beside its picture.
 
-The rows are the pictures' own scenes (tools.guide_pictures.scenes) plus the states that
+The rows are the pictures' own scenes (tools.guide_scenes.scenes) plus the states that
 have no picture of their own; the text of each is `guide.instructions.instruction`, the
 same function the terminal, the web twin and the API use.
 """
@@ -15,7 +15,7 @@ from kiothi_board.guide.palette import Cue
 from kiothi_board.guide.tutorial import Tutorial, tutorial_line
 from kiothi_board.guide.views import IdleView, OpeningView, StepsView
 from kiothi_board.rules import Position, Side
-from kiothi_board.tools.guide_pictures import scenes
+from kiothi_board.tools.guide_scenes import scenes
 
 __all__ = ["BEGIN", "END", "rows", "table", "write_table"]
 

@@ -179,10 +179,6 @@ def main(argv: list[str] | None = None) -> int:
     `kiothi-board match --ladder …` plays the whole ladder instead (tools/ladder.py).
     """
     argv = sys.argv[1:] if argv is None else list(argv)
-    if argv[:1] == ["--ladder"]:
-        from kiothi_board.tools import ladder  # the ladder is built on this module
-
-        return ladder.main(argv[1:])
     parser = argparse.ArgumentParser(prog="kiothi-board match", description=__doc__)
     parser.add_argument("a", help=f'engine A: {SPEC_HELP} or cmd:"COMMAND"')
     parser.add_argument("b", help="engine B")

@@ -24,8 +24,8 @@ from kiothi_board.hardware.pinmap import (
     Problem,
     check_map,
     load_map,
-    map_from_config,
 )
+from kiothi_board.hardware.registry import map_from_config
 from kiothi_board.tools import bom
 from kiothi_board.tools.wiring_svg import wiring_svg
 

@@ -10,7 +10,6 @@ from kiothi_board.ai.adaptive import (
     START,
     STRONG_FLOOR,
     TARGET,
-    AdaptivePlayer,
     Adjuster,
     SteerPlayer,
     _lead_after,
@@ -18,6 +17,7 @@ from kiothi_board.ai.adaptive import (
     opponent_move,
 )
 from kiothi_board.ai.novice import NovicePlayer
+from kiothi_board.ai.registry import make_player
 from kiothi_board.clock import FakeClock
 from kiothi_board.rules import Position, Side
 
@@ -93,14 +93,14 @@ def test_the_opponents_move_is_read_from_consecutive_positions() -> None:
 
 
 def test_the_player_steps_down_when_far_ahead_and_up_when_behind() -> None:
-    ahead = AdaptivePlayer(seed=1)
+    ahead = make_player("level:adaptive", seed=1)
     hint = ahead.choose(position((14, 16)))  # North leads by 2: close, no change
     assert ahead.adjuster.rung == START and hint.move is not None
     ahead.new_game()
     ahead.choose(position((10, 20)))  # North leads by 10: far ahead
     assert ahead.adjuster.rung == START - 2
     assert "adaptive: playing as" in hint.explanation
-    behind = AdaptivePlayer(seed=1)
+    behind = make_player("level:adaptive", seed=1)
     hint = behind.choose(position((24, 6)))  # North trails by 18
     assert behind.adjuster.rung == START + 2
     assert "playing as level:3" in hint.explanation
@@ -109,7 +109,7 @@ def test_the_player_steps_down_when_far_ahead_and_up_when_behind() -> None:
 
 
 def test_it_watches_the_visitor_between_its_moves() -> None:
-    player = AdaptivePlayer(seed=2)
+    player = make_player("level:adaptive", seed=2)
     visitor = NovicePlayer("greedy", 2)
     pos = position((15, 15), Side.S)
     for _ in range(6):
@@ -127,7 +127,10 @@ def test_it_watches_the_visitor_between_its_moves() -> None:
 def test_same_seed_same_game() -> None:
     def game(seed: int) -> list[str]:
         # A clock that stands still: the safety caps never cut a search short under load.
-        a, b = AdaptivePlayer(seed, clock=FakeClock()), NovicePlayer("greedy-0.25", seed)
+        a, b = (
+            make_player("level:adaptive", seed=seed, clock=FakeClock()),
+            NovicePlayer("greedy-0.25", seed),
+        )
         pos = Position.initial()
         out = []
         for i in range(40):
@@ -155,7 +158,7 @@ def test_in_the_endgame_it_plays_at_least_level_5_unless_well_ahead() -> None:
 def test_the_player_reads_the_seeds_left_for_the_endgame_rule() -> None:
     board = (0, 0, 2, 0, 1, 0, 0, 2, 1, 0, 1, 0, 0, 3, 0, 1, 0, 0, 2, 0)  # 13 seeds left
     pos = Position(board=board, sown=(T,) * 20, captured=(24, 23), to_move=Side.N, phase="play")
-    player = AdaptivePlayer(seed=3, clock=FakeClock())
+    player = make_player("level:adaptive", seed=3, clock=FakeClock())
     hint = player.choose(pos)
     assert player.adjuster.history == [ENDGAME_RUNG]
     assert "playing as level:5" in hint.explanation

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from kiothi_board.api import COMMANDS, Dispatcher, LineFramer
-from kiothi_board.api.dispatcher import RateLimiter, Session
+from kiothi_board.api.dispatcher import ClientSession, RateLimiter
 from kiothi_board.api.protocol import TooLong
 from kiothi_board.board import Board
 from kiothi_board.clock import FakeClock
@@ -20,7 +20,7 @@ class Peer:
 
     def __init__(self, dispatcher: Dispatcher, *, trusted: bool = True) -> None:
         self.d = dispatcher
-        self.session: Session = dispatcher.open_session(
+        self.session: ClientSession = dispatcher.open_session(
             "direct", "test", trusted=trusted, wake=lambda: None
         )
         self.n = 0

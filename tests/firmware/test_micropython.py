@@ -19,7 +19,8 @@ import pytest
 
 from kiothi_board.clock import FakeClock
 from kiothi_board.hardware import cobs_frames as cf
-from kiothi_board.hardware.link import CoprocessorLink, LinkMessage, LinkPitInput
+from kiothi_board.hardware.link import CoprocessorLink, LinkMessage
+from kiothi_board.hardware.link_devices import LinkPitInput
 from kiothi_board.hardware.protocols import InputEvent
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -19,7 +19,8 @@ from hypothesis import strategies as st
 from kiothi_board.clock import FakeClock, SystemClock
 from kiothi_board.errors import LinkError
 from kiothi_board.hardware import cobs_frames as cf
-from kiothi_board.hardware.link import CoprocessorLink, LinkPitInput
+from kiothi_board.hardware.link import CoprocessorLink
+from kiothi_board.hardware.link_devices import LinkPitInput
 from kiothi_board.hardware.link_sim import FdPort, SimulatedCoprocessor
 from kiothi_board.hardware.link_types import LinkChange, LinkMessage
 from kiothi_board.hardware.protocols import InputEvent, PitInput

@@ -14,8 +14,8 @@ from kiothi_board.cli import main as cli_main
 from kiothi_board.config import SCHEMA, load, validate
 from kiothi_board.errors import ConfigError
 from kiothi_board.hardware import gpio
-from kiothi_board.hardware.pinmap import PIT_NAMES, check_map, load_map, map_from_config
-from kiothi_board.hardware.registry import LED_OUTPUTS
+from kiothi_board.hardware.pinmap import PIT_NAMES, check_map, load_map
+from kiothi_board.hardware.registry import LED_OUTPUTS, map_from_config
 from kiothi_board.tools import bom, pinout
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from kiothi_board import cli
 from kiothi_board.tools import match
 from kiothi_board.tools.ladder import close_share, fit, load_summaries, margins
 
@@ -64,7 +65,7 @@ def test_summaries_and_margins_come_from_match_output(tmp_path: Path) -> None:
     assert values == [south[0], -south[1], south[2], -south[3]]
     for v, (_, _, score) in zip(values, games, strict=True):
         assert (v > 0) == (score == 1.0) and (v == 0) == (score == 0.5)
-    assert match.main(["--ladder", "--from", str(summary), "--margins"]) == 0
+    assert cli.main(["match", "--ladder", "--from", str(summary), "--margins"]) == 0
 
 
 def test_close_share_has_a_wilson_interval() -> None:
