@@ -32,16 +32,13 @@ class Coach:
         self.session = session
         self.level = level
         self.tutorial: Tutorial | None = None
-        self._starting = False
+        self._game: int | None = None  # the tutorial game's store id
         session.register("tutorial", lambda _: self.start())
 
     def start(self) -> int:
         """Start a tutorial game: South (you) against the AI, step pace, standard rules."""
-        self._starting = True
-        try:
-            gid = self.session.begin(Settings("ai", (Side.S,), self.level, "step"))
-        finally:
-            self._starting = False
+        gid = self.session.begin(Settings("ai", (Side.S,), self.level, "step"))
+        self._game = gid
         self.tutorial = Tutorial()
         return gid
 
@@ -51,12 +48,17 @@ class Coach:
         t = self.tutorial
         return t if t is not None and t.active else None
 
+    def observe(self, notices: list[Notice]) -> None:
+        """Follow the game through a step's notices, in order."""
+        for notice in notices:
+            self.on_notice(notice)
+
     def on_notice(self, notice: Notice) -> None:
         """Follow the game: which part the player is in."""
         t = self.tutorial
         match notice:
-            case Started():
-                if not self._starting:
+            case Started(game_id):
+                if game_id != self._game:
                     self.tutorial = None  # any other new game ends the tutorial
             case Applied(Complete(), old, _) if t is not None:
                 opened = t.part == "opening" and old.stage == "guided_open"

@@ -5,7 +5,8 @@
 changed. The controller calls nobody outside itself: no sink, no listener, no store write
 (its writes wait in the journal; the board loop commits them). Inside, a press walks
 gestures → session (command table → reducer → journal) → coach → presenter, once each, in
-that order (docs/architecture.md).
+that order (docs/architecture.md): the session notes what happened and calls nobody back;
+the controller then hands the notices to the coach and the presenter.
 
 Not thread-safe and needs no lock: the board loop (kiothi_board.board) is its one caller.
 An opponent's handle may search on a thread of its own; it is polled on `tick`.
@@ -89,7 +90,6 @@ class Controller:
             rng=rng,
             flow_seconds=flow_seconds,
             over_seconds=over_seconds,
-            hear=self._hear,
         )
         install(self.session)
         self.coach = Coach(self.session, level=LevelChoice.parse(self._defaults["level"]))
@@ -100,17 +100,22 @@ class Controller:
             self.session.resume()
         self._frame = self.presenter.render()
 
-    def _hear(self, notice: Notice) -> None:
-        """Each notice as it happens: the gestures forget a finished game's presses, the
-        coach follows the lessons, the presenter adds its words; kept for the step."""
-        if isinstance(notice, Started):
+    def _heard(self) -> None:
+        """What the session noted: the coach follows the lessons first (so a lesson is never
+        a step late), the presenter adds its words; the gestures forget a finished game's
+        presses. Kept for the step."""
+        notices = self.session.take_notices()
+        if not notices:
+            return
+        self.coach.observe(notices)
+        self._notices.extend(self.presenter.observe(notices))
+        if any(isinstance(n, Started) for n in notices):
             self.gestures.reset()
-        self.coach.on_notice(notice)
-        self._notices.extend(self.presenter.on_notice(notice))
 
     # ------------------------------------------------------------------ steps
     def take(self, result: object = None) -> Step:
         """What happened since the last step: its notices, and the frame if it changed."""
+        self._heard()
         notices, self._notices = tuple(self._notices), []
         frame = self.presenter.render()
         if frame == self._frame:
@@ -133,6 +138,7 @@ class Controller:
         if self._closed:
             return Step()
         self.session.tick()
+        self._heard()  # the coach must know what the tick did before it acts
         self.coach.tick()
         return self.take()
 
@@ -160,6 +166,7 @@ class Controller:
 
     def set_palette(self, palette: Palette) -> Step:
         """Switch the LED palette from the next frame on."""
+        self._heard()
         self._notices.extend(self.presenter.set_palette(palette))
         return self.take()
 
@@ -171,6 +178,7 @@ class Controller:
         stored["operator"] = merged
         self.journal.save_settings(stored)
         palette = PALETTES.get(str(merged.get("palette")))
+        self._heard()
         if palette is not None and "palette" in values:
             self._notices.extend(self.presenter.set_palette(palette))
         self._notices.append(SettingsChanged(copy.deepcopy(merged)))

@@ -74,6 +74,13 @@ class Presenter:
         self._said: tuple[str, float] | None = None  # a message and until when it shows
         self.tutorial: Callable[[], Tutorial | None] = lambda: None  # the coach's part
 
+    def observe(self, notices: list[Notice]) -> list[Notice]:
+        """Take in a step's notices, in order; the notices the outside sees for them."""
+        out: list[Notice] = []
+        for notice in notices:
+            out.extend(self.on_notice(notice))
+        return out
+
     def set_palette(self, palette: Palette) -> list[Notice]:
         """Draw with `palette` from the next frame on."""
         self._renderer = Renderer(palette, self.leds_per_ring)

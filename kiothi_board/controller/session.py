@@ -3,9 +3,10 @@
 Every way of acting on the game (pit gestures, control buttons, the simulator's keys, the
 API) runs a command of `Session.commands`; other parts add their own with `register`.
 Each change of the game is a typed event, checked by the reducer, written to the journal
-(committed by the board loop with the rest of the step), applied, and heard by the
-controller as an `Applied` notice (see kiothi_board.controller.notices). Reads go to the
-store. The session is not thread-safe: the board loop is its only caller.
+(committed by the board loop with the rest of the step), applied, and noted as an
+`Applied` notice (see kiothi_board.controller.notices), which the controller takes with
+`take_notices()` once the command is done. Reads go to the store. The session calls
+nobody back, and is not thread-safe: the board loop is its only caller.
 """
 
 from __future__ import annotations
@@ -79,19 +80,15 @@ class Session:
         rng: random.Random | None = None,
         flow_seconds: float = 0.5,
         over_seconds: float = 10.0,
-        hear: Callable[[Notice], None] | None = None,
     ) -> None:
-        """No game yet (`resume` continues the store's); opponents default to random ones.
-
-        `hear` gets every notice as it happens (the controller, which owns the session).
-        """
+        """No game yet (`resume` continues the store's); opponents default to random ones."""
         self.clock = clock
         self.store = store
         self.journal = journal or Journal(store)
         self.factory = opponent_factory or _random_opponents(rng or random.Random(0))
         self.flow_seconds = flow_seconds
         self.over_seconds = over_seconds
-        self.hear: Callable[[Notice], None] = hear or (lambda notice: None)
+        self._told: list[Notice] = []
         self.game: Game | None = None
         self.game_id: int | None = None
         self.seq = 0  # events stored for the current game
@@ -131,8 +128,13 @@ class Session:
             self.tell(Failure(str(exc)))
 
     def tell(self, notice: Notice) -> None:
-        """Tell the controller what happened."""
-        self.hear(notice)
+        """Note what happened, for the controller to take."""
+        self._told.append(notice)
+
+    def take_notices(self) -> list[Notice]:
+        """What happened since the last call, in order."""
+        told, self._told = self._told, []
+        return told
 
     # ------------------------------------------------------------------ games
     def resume(self) -> None:
