@@ -248,3 +248,42 @@ def test_sigkill_at_the_riskiest_points_loses_nothing(tmp_path: Path) -> None:
     """30 SIGKILLs, each just after a write the daemon has shown (the resume itself, a step,
     a game's finish, a new game), in two-player, instant and AI games."""
     _crash_and_resume(tmp_path, 30, 10, 12, _risky_point, quick=True)
+
+
+def _double_sigterm(tmp_path: Path, trials: int, seed: int) -> list[float]:
+    """Start the daemon `trials` times; each time, once it runs, two SIGTERMs 0–300 µs
+    apart (a second signal inside the first one's handler hung the old daemon for ever)."""
+    conf = tmp_path / "c.toml"
+    conf.write_text('[game]\nmode = "two"\n')
+    rng = random.Random(seed)
+    gaps = []
+    for trial in range(trials):
+        proc = _start(tmp_path / f"state{trial % 2}", conf, trial)
+        assert proc.stdout is not None
+        proc.stdout.readline()  # it resumed (or began) a game: the loop runs
+        gap = rng.random() * 300e-6
+        os.kill(proc.pid, signal.SIGTERM)
+        until = time.perf_counter() + gap
+        while time.perf_counter() < until:  # a busy wait: a sleep cannot be this short
+            pass
+        os.kill(proc.pid, signal.SIGTERM)
+        try:
+            assert proc.wait(timeout=30) == 0, f"trial {trial}: exit status {proc.returncode}"
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            raise AssertionError(
+                f"trial {trial}: two SIGTERMs {gap * 1e6:.0f} µs apart hung it"
+            ) from None
+        proc.stdout.close()
+        gaps.append(gap)
+    return gaps
+
+
+def test_two_sigterms_close_together_stop_the_daemon(tmp_path: Path) -> None:
+    assert len(_double_sigterm(tmp_path, 10, 1)) == 10
+
+
+@pytest.mark.soak
+def test_forty_trials_of_two_sigterms_all_exit(tmp_path: Path) -> None:
+    gaps = _double_sigterm(tmp_path, 40, 2)
+    print(f"40 trials, two SIGTERMs {min(gaps) * 1e6:.0f}–{max(gaps) * 1e6:.0f} µs apart")

@@ -117,7 +117,8 @@ class BoardLoop:
         self._store_log_seconds = store_log_seconds
         self._store_logged = -store_log_seconds
         self._sunk: Frame | None = None
-        self.shown: Frame = controller.frame  # what the rings show (the page's snapshot)
+        self._game_frame = controller.frame  # the game's frame, as its last step drew it
+        self.shown: Frame = self._game_frame  # what the rings show (the page's snapshot)
         self._finish(Step())
 
     # ------------------------------------------------------------------ inputs
@@ -227,19 +228,23 @@ class BoardLoop:
         """After the controller: observe, compose, show, write, publish."""
         self._busy = True
         try:
+            if step.frame is not None:
+                self._game_frame = step.frame
             director = self.director
+            counts: dict[str, dict[str, int]] = {}
             if director is not None:
                 director.observe(step.notices)
-                frame, level = director.compose(self.controller.frame)
+                counts = director.take_counts()
+                frame, level = director.compose(self._game_frame)
             else:
-                frame, level = self.controller.frame, 1.0
+                frame, level = self._game_frame, 1.0
             self._settings(step)
             out = frame.dim(level)
             if out != self._sunk:
                 self.sink.show(out)
                 self._sunk = out
                 self.frames.mark(self.clock.now())
-            self._write()
+            self._write(counts)
             self._publish(step, frame)
         finally:
             self._busy = False
@@ -252,10 +257,9 @@ class BoardLoop:
                 if isinstance(brightness, int | float) and not isinstance(brightness, bool):
                     setter(float(brightness))
 
-    def _write(self) -> None:
-        if self.director is not None:
-            for day, counts in self.director.take_counts().items():
-                self.journal.add_counts(day, counts)
+    def _write(self, counts: dict[str, dict[str, int]]) -> None:
+        for day, day_counts in counts.items():
+            self.journal.add_counts(day, day_counts)
         try:
             self.journal.commit()
         except StoreError as exc:  # kept for the next step; the board plays on
@@ -267,15 +271,15 @@ class BoardLoop:
             log.error("game store refused a step's writes (dropped): %s", exc)
 
     def _publish(self, step: Step, frame: Frame) -> None:
-        for notice in step.notices:
-            self.notice_listeners.emit(notice)
-            if self.listeners:
-                for event in api_events(notice):
-                    self.listeners.emit(event)
+        events = [e for n in step.notices for e in api_events(n)] if self.listeners else []
         if frame != self.shown:
             self.shown = frame
             if self.listeners:
-                self.listeners.emit(frame_event(frame))
+                events.append(frame_event(frame))
+        for notice in step.notices:
+            self.notice_listeners.emit(notice)
+        for event in events:
+            self.listeners.emit(event)
 
     # ------------------------------------------------------------------ running
     def run(self) -> None:

@@ -24,7 +24,7 @@ from kiothi_board.controller.coach import Coach
 from kiothi_board.controller.commands import NewGame, install
 from kiothi_board.controller.gestures import CHORDS, CONTROLS, Command, Gestures
 from kiothi_board.controller.glance import Glance
-from kiothi_board.controller.notices import Inputted, Notice, SettingsChanged, Started
+from kiothi_board.controller.notices import Notice, SettingsChanged, Started
 from kiothi_board.controller.opponent import OpponentFactory
 from kiothi_board.controller.presenter import Presenter
 from kiothi_board.controller.session import Session
@@ -100,11 +100,10 @@ class Controller:
             self.session.resume()
         self._frame = self.presenter.render()
 
-    def _heard(self) -> None:
-        """What the session noted: the coach follows the lessons first (so a lesson is never
+    def _heard(self, notices: list[Notice]) -> None:
+        """What the session did: the coach follows the lessons first (so a lesson is never
         a step late), the presenter adds its words; the gestures forget a finished game's
         presses. Kept for the step."""
-        notices = self.session.take_notices()
         if not notices:
             return
         self.coach.observe(notices)
@@ -115,7 +114,10 @@ class Controller:
     # ------------------------------------------------------------------ steps
     def take(self, result: object = None) -> Step:
         """What happened since the last step: its notices, and the frame if it changed."""
-        self._heard()
+        self._heard(self.session.take_notices())  # a command that raised left these
+        return self._step(result)
+
+    def _step(self, result: object = None) -> Step:
         notices, self._notices = tuple(self._notices), []
         frame = self.presenter.render()
         if frame == self._frame:
@@ -128,24 +130,23 @@ class Controller:
         commands they fire."""
         if self._closed:
             return Step()
-        self.session.tell(Inputted(event))
-        for command in self.gestures.feed(event):
-            self.session.run_reported(command)
-        return self.take()
+        self._heard(self.session.press(event, self.gestures.feed(event)))
+        return self._step()
 
     def tick(self) -> Step:
         """Timers, animations and the AI at the clock's now."""
         if self._closed:
             return Step()
-        self.session.tick()
-        self._heard()  # the coach must know what the tick did before it acts
+        self._heard(self.session.tick())  # the coach must know what the tick did first
         self.coach.tick()
         return self.take()
 
     def run(self, command: Command | str, arg: Any = None) -> Step:
         """One command of the session's table; its result is the step's `result`. A project
         error is raised; what happened before it is still in `take()`."""
-        return self.take(self.session.run(command, arg))
+        result, notices = self.session.perform(command, arg)
+        self._heard(notices)
+        return self._step(result)
 
     def new_game(
         self,
@@ -166,7 +167,6 @@ class Controller:
 
     def set_palette(self, palette: Palette) -> Step:
         """Switch the LED palette from the next frame on."""
-        self._heard()
         self._notices.extend(self.presenter.set_palette(palette))
         return self.take()
 
@@ -178,7 +178,6 @@ class Controller:
         stored["operator"] = merged
         self.journal.save_settings(stored)
         palette = PALETTES.get(str(merged.get("palette")))
-        self._heard()
         if palette is not None and "palette" in values:
             self._notices.extend(self.presenter.set_palette(palette))
         self._notices.append(SettingsChanged(copy.deepcopy(merged)))

@@ -4,8 +4,8 @@ Every way of acting on the game (pit gestures, control buttons, the simulator's 
 API) runs a command of `Session.commands`; other parts add their own with `register`.
 Each change of the game is a typed event, checked by the reducer, written to the journal
 (committed by the board loop with the rest of the step), applied, and noted as an
-`Applied` notice (see kiothi_board.controller.notices), which the controller takes with
-`take_notices()` once the command is done. Reads go to the store. The session calls
+`Applied` notice (see kiothi_board.controller.notices); `press`, `perform` and `tick` return
+what happened. Reads go to the store. The session calls
 nobody back, and is not thread-safe: the board loop is its only caller.
 """
 
@@ -38,6 +38,7 @@ from kiothi_board.controller.notices import (
     Finished,
     HintReady,
     Idle,
+    Inputted,
     Notice,
     Started,
     Wrong,
@@ -45,6 +46,7 @@ from kiothi_board.controller.notices import (
 from kiothi_board.controller.opponent import Opponent, OpponentFactory, OpponentHandle
 from kiothi_board.controller.opponent import random_opponents as _random_opponents
 from kiothi_board.errors import ConflictError, KiothiError
+from kiothi_board.hardware.protocols import InputEvent
 from kiothi_board.rules import OpeningAction, Side
 from kiothi_board.store.base import GameStore
 from kiothi_board.store.journal import Journal
@@ -135,6 +137,19 @@ class Session:
         """What happened since the last call, in order."""
         told, self._told = self._told, []
         return told
+
+    def press(self, event: InputEvent, commands: list[Command]) -> list[Notice]:
+        """One input event and the commands its gestures fired; what happened, in order."""
+        self.tell(Inputted(event))
+        for command in commands:
+            self.run_reported(command)
+        return self.take_notices()
+
+    def perform(self, command: Command | str, arg: Any = None) -> tuple[Any, list[Notice]]:
+        """`run` a command; its result and what happened (even when it raises, what
+        happened before stays for `take_notices`)."""
+        result = self.run(command, arg)
+        return result, self.take_notices()
 
     # ------------------------------------------------------------------ games
     def resume(self) -> None:
@@ -278,8 +293,13 @@ class Session:
         return self.paused
 
     # ------------------------------------------------------------------ time and the AI
-    def tick(self) -> None:
-        """Advance animations, poll the AI and the hint, time out the over view."""
+    def tick(self) -> list[Notice]:
+        """Advance animations, poll the AI and the hint, time out the over view; what
+        happened."""
+        self._tick()
+        return self.take_notices()
+
+    def _tick(self) -> None:
         now = self.clock.now()
         # A game resumed after a crash between a sequence's last step and its completion
         # completes now (the store holds the step, not yet the `complete`).
