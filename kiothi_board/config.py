@@ -1,7 +1,9 @@
 """The daemon's configuration: a TOML file validated against a schema, with built-in defaults.
 
-Only the daemon (the composition root) reads configuration; every other layer gets plain
-values passed in. An error names the file, the key and the reason.
+Only the composition (the daemon and the helpers beside it that build the exhibition and
+the drivers, and the tools, each its own program) reads configuration; every other room
+gets typed settings passed in (`kiothi_board.config_tables`). An error names the file, the
+key and the reason.
 """
 
 from __future__ import annotations
@@ -13,6 +15,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from kiothi_board.config_tables import (
+    BoardConfig,
+    DaemonConfig,
+    GameConfig,
+    LedConfig,
+    StoreConfig,
+    from_table,
+)
 from kiothi_board.errors import ConfigError
 from kiothi_board.hardware.pinmap import load_map
 from kiothi_board.hardware.registry import LED_OUTPUTS, PIT_INPUTS
@@ -266,11 +276,18 @@ SCHEMA: dict[str, dict[str, Key]] = {
 
 
 class Config(Mapping[str, Mapping[str, Any]]):
-    """Validated configuration: `config["game"]["level"]`; every key has a value."""
+    """Validated configuration; every key has a value. The composition reads its tables as
+    typed settings (`config.board`, `.leds`, `.game`, `.store`, `.daemon`); tools that print
+    or check a config may read it as tables of keys (`config["game"]["level"]`)."""
 
     def __init__(self, sections: dict[str, dict[str, Any]], source: str) -> None:
         self._sections = sections
         self.source = source
+        self.board = from_table(BoardConfig, sections["board"])
+        self.leds = from_table(LedConfig, sections["leds"])
+        self.game = from_table(GameConfig, sections["game"])
+        self.store = from_table(StoreConfig, sections["store"])
+        self.daemon = from_table(DaemonConfig, sections["daemon"])
 
     def __getitem__(self, section: str) -> Mapping[str, Any]:
         return self._sections[section]

@@ -1,6 +1,8 @@
 """`kiothi-board run`: the composition root — config → drivers → board → doors.
 
-The daemon reads the configuration and hands every part its typed settings;
+The daemon reads the configuration (with `drivers.py` and `exhibition.py` beside it) and
+hands every part typed settings (`kiothi_board.config_tables`, `ApiConfig`,
+`MqttSettings`, `ExhibitSettings`);
 `kiothi_board.drivers` picks each driver (a named driver is required; `auto` falls back to
 a fake with a `DriverFallback` warning, never silently). It builds the board (the
 controller, the exhibition's director and the one board loop that owns them), resumes the
@@ -46,18 +48,18 @@ def config_settings(config: Config) -> dict[str, Any]:
     from kiothi_board.errors import RulesError
     from kiothi_board.rules import Variant
 
-    game = config["game"]
+    game = config.game
     try:
-        variant = Variant.parse(game["variant"]).to_json()
+        variant = Variant.parse(game.variant).to_json()
     except RulesError as exc:
-        raise ConfigError(f"game.variant = {game['variant']!r}: {exc}") from exc
+        raise ConfigError(f"game.variant = {game.variant!r}: {exc}") from exc
     return {
-        "palette": game["palette"],
-        "brightness": config["leds"]["brightness"],
-        "mode": game["mode"],
-        "sides": game["human_side"],
-        "level": game["level"],
-        "pace": game["pace"],
+        "palette": game.palette,
+        "brightness": config.leds.brightness,
+        "mode": game.mode,
+        "sides": game.human_side,
+        "level": game.level,
+        "pace": game.pace,
         "variant": variant,
     }
 
@@ -144,7 +146,7 @@ class Daemon:
             self.config,
             clock=self.clock,
             store=self.store,
-            renderer=Renderer(PALETTES[self.config["game"]["palette"]], self.sink.leds_per_ring),
+            renderer=Renderer(PALETTES[self.config.game.palette], self.sink.leds_per_ring),
             state_dir=self.state_dir,
             store_path=store_path,
             seed=seed,
@@ -154,18 +156,18 @@ class Daemon:
         """The controller, the exhibition's director (always built, so staff can switch
         exhibition mode on at run time; off, it passes presses and frames straight
         through) and the loop that owns them."""
-        game = self.config["game"]
+        game = self.config.game
         board = Board(
             sink=self.sink,
             clock=self.clock,
             store=self.store,
             opponent_factory=self.opponents,
-            palette=PALETTES[game["palette"]],
-            hold_seconds=self.config["board"]["hold_s"],
-            over_seconds=game["over_seconds"],
+            palette=PALETTES[game.palette],
+            hold_seconds=self.config.board.hold_s,
+            over_seconds=game.over_seconds,
             defaults=config_settings(self.config),
             director=self.exhibition.director,
-            tick_hz=self.config["daemon"]["tick_hz"],
+            tick_hz=self.config.daemon.tick_hz,
             ticking=self.fake is None,  # on fake time only sim.advance ticks
         )
         loop = board.loop
@@ -180,12 +182,11 @@ class Daemon:
             self.exhibition.watch_link(self.link)
             self.link.add_state_listener(loop.link_changed)
         if not self.exhibition.director.enabled:
-            game = self.config["game"]
+            game = self.config.game
             open_game(
                 self.board,
                 self.store,
-                tutorial_fits=(game["mode"], game["pace"], str(game["variant"]))
-                == ("ai", "step", ""),
+                tutorial_fits=(game.mode, game.pace, game.variant) == ("ai", "step", ""),
                 autoplay=self.autoplay is not None,
                 new_game=self.new_game_from_config,
             )
@@ -236,21 +237,21 @@ class Daemon:
         """The address of the web page, when the API serves one."""
         if self.api is None or self.api.web_port is None:
             return None
-        host = self.config["api"]["web_host"]
+        host = self.api.config.web_host
         if host in ("0.0.0.0", "::", ""):
             host = "127.0.0.1"
         return f"http://{host}:{self.api.web_port}/"
 
     def new_game_from_config(self) -> int:
         """Start a game with the configured mode, side, level, pace and variant."""
-        game = self.config["game"]
+        game = self.config.game
         return self.board.new_game(
-            mode=game["mode"],
-            sides=game["human_side"],
-            level=game["level"],
-            pace=game["pace"],
-            variant=game["variant"],
-            long_move_laps=game["long_move_laps"],
+            mode=game.mode,
+            sides=game.human_side,
+            level=game.level,
+            pace=game.pace,
+            variant=game.variant,
+            long_move_laps=game.long_move_laps,
         )
 
     # ------------------------------------------------------------------ running
@@ -275,7 +276,7 @@ class Daemon:
             return  # the animation runs by itself; a press would pause it
         if glance.ai_to_move or glance.thinking:
             return
-        hold = self.config["board"]["hold_s"] + 0.1
+        hold = self.config.board.hold_s + 0.1
         legal = [] if glance.position is None else glance.position.legal_moves()
         if glance.expect is not None:
             self.inputs.tap(glance.expect)

@@ -41,7 +41,7 @@ def _sim_keys(daemon: Daemon, keys: SimKeys, key: str) -> None:
             case ("tap", int(pit)) if isinstance(inputs, FakePitInput):
                 inputs.tap(pit)
             case ("hold", int(pit)) if isinstance(inputs, FakePitInput):
-                inputs.hold(pit, daemon.config["board"]["hold_s"] + 0.1)
+                inputs.hold(pit, daemon.config.board.hold_s + 0.1)
             case ("command", "new"):
                 daemon.new_game_from_config()
             case ("command", str(command)):
@@ -159,7 +159,7 @@ def _start(args: argparse.Namespace) -> Daemon | int:
         print(f"kiothi-board run: {exc}", file=sys.stderr)
         return 2
     logging.basicConfig(
-        level=config["daemon"]["log_level"].upper(),
+        level=config.daemon.log_level.upper(),
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
     try:

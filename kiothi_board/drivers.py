@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from kiothi_board.clock import Clock
 from kiothi_board.config import Config
+from kiothi_board.config_tables import LedConfig, from_table
 from kiothi_board.errors import (
     ConfigError,
     DriverFallback,
@@ -105,8 +106,10 @@ class Drivers:
         `leds` replaces the `[leds]` table (the doctor's walk runs at the brightness cap);
         `root` is where /sys is (spidev's bufsiz)."""
         self.config = config
-        self.board = config["board"]
-        self.leds = leds if leds is not None else config["leds"]
+        self.board = config.board
+        self.leds = (
+            config.leds if leds is None else from_table(LedConfig, {**config["leds"], **leds})
+        )
         self.root = root
         self.clock = clock
         self.device_clock = device_clock or clock
@@ -123,18 +126,18 @@ class Drivers:
     def coprocessor(self, key: str) -> CoprocessorLink:
         """The link, opened once and shared by its inputs and its LEDs (`key` asked for it)."""
         if self.link is None:
-            board = self.config["board"]
+            board = self.board
 
             def open_link() -> CoprocessorLink:
                 from kiothi_board.hardware.link import CoprocessorLink
 
                 return CoprocessorLink(
-                    board["port"],
+                    board.port,
                     clock=self.device_clock,
-                    heartbeat_timeout=board["heartbeat_timeout"],
+                    heartbeat_timeout=board.heartbeat_timeout,
                 )
 
-            what = f"co-processor link on board.port = {board['port']!r}"
+            what = f"co-processor link on board.port = {board.port!r}"
             self.link = self._keep(require(key, "coprocessor", what, open_link))
         return self.link
 
@@ -157,11 +160,11 @@ class Drivers:
 
     def pit_input(self) -> PitInput:
         """The pit input `board.input` names (`--sim`: the fake)."""
-        return self.open(PIT_INPUTS, "sim" if self.sim else self.board["input"])
+        return self.open(PIT_INPUTS, "sim" if self.sim else self.board.input)
 
     def pixel_sink(self) -> PixelSink:
         """The LED output `leds.output` names (`--sim`: the fake), whatever the inputs did."""
-        return self.open(LED_OUTPUTS, "sim" if self.sim else self.leds["output"])
+        return self.open(LED_OUTPUTS, "sim" if self.sim else self.leds.output)
 
     def layout(self) -> RingLayout:
         """The ring layout `leds.*` describes."""
@@ -169,34 +172,34 @@ class Drivers:
 
         leds = self.leds
         layout_keys: dict[str, Any] = {
-            "leds_per_ring": leds["leds_per_ring"],
-            "offset": leds["offset"],
-            "direction": leds["direction"],
+            "leds_per_ring": leds.leds_per_ring,
+            "offset": leds.offset,
+            "direction": leds.direction,
         }
-        if leds["chain"]:
-            layout_keys["chain"] = leds["chain"]
+        if leds.chain:
+            layout_keys["chain"] = list(leds.chain)
         return RingLayout.from_config(layout_keys)
 
     # -- the game store -----------------------------------------------------------------------
     def store(self, state_dir: Path) -> GameStore:
         """The store `store.backend` names (both backends are named: no fallback)."""
-        cfg = self.config["store"]
-        backend = cfg["backend"]
+        cfg = self.config.store
+        backend = cfg.backend
         if backend == "redis":
 
             def open_redis() -> GameStore:
                 from kiothi_board.store.redis_store import RedisStore
 
-                return RedisStore.from_url(cfg["redis_url"], clock=self.clock)
+                return RedisStore.from_url(cfg.redis_url, clock=self.clock)
 
-            what = f"Redis store at store.redis_url = {cfg['redis_url']!r}"
+            what = f"Redis store at store.redis_url = {cfg.redis_url!r}"
             return self._keep(require("store.backend", backend, what, open_redis))
 
         def open_sqlite() -> GameStore:
             from kiothi_board.store.sqlite import SqliteStore
 
-            path = Path(cfg["path"]) if cfg["path"] else state_dir / "games.sqlite3"
-            _make_parent(path, f"store.path = {cfg['path']!r}" if cfg["path"] else "state dir")
+            path = Path(cfg.path) if cfg.path else state_dir / "games.sqlite3"
+            _make_parent(path, f"store.path = {cfg.path!r}" if cfg.path else "state dir")
             sqlite = SqliteStore(path, clock=self.clock)
             if sqlite.report is not None:
                 log.warning("%s", sqlite.report)

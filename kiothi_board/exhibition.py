@@ -105,8 +105,8 @@ class Exhibition:
             countdown=float(ex["countdown_s"]),
             hint_after=float(ex["hint_after_s"]),
             two_player_window=float(ex["two_player_s"]),
-            over_seconds=float(config["game"]["over_seconds"]),
-            confirm_hold=float(config["board"]["hold_s"]),
+            over_seconds=float(config.game.over_seconds),
+            confirm_hold=float(config.board.hold_s),
         )
         if timing.hint_after >= timing.idle_after:
             raise ConfigError(
@@ -118,7 +118,7 @@ class Exhibition:
             level=LevelChoice.parse(ex["level"]),
             pace=ex["pace"],
             variant=ex["variant"],
-            long_move_laps=config["game"]["long_move_laps"],
+            long_move_laps=config.game.long_move_laps,
             attract_brightness=float(ex["attract_brightness"]),
             quiet_brightness=float(ex["quiet_brightness"]),
             closed=ex["closed"],

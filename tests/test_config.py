@@ -84,3 +84,20 @@ def test_the_level_range_is_the_ai_s_and_reading_a_config_does_not_import_the_ai
     probe = "import sys, kiothi_board.config; print('kiothi_board.ai' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_every_table_has_typed_settings_with_the_schemas_keys() -> None:
+    """`config.board` … `config.daemon`: one field per key, the same defaults as the schema."""
+    from dataclasses import fields
+
+    from kiothi_board.config import SCHEMA, validate
+
+    config = validate({})
+    for name in ("board", "leds", "game", "store", "daemon"):
+        typed = getattr(config, name)
+        assert [f.name for f in fields(typed)] == list(SCHEMA[name]), name
+        for key, spec in SCHEMA[name].items():
+            value = getattr(typed, key)
+            want = tuple(spec.default) if isinstance(spec.default, list) else spec.default
+            assert value == want, (name, key)
+    assert validate({"game": {"level": "adaptive"}}).game.level == "adaptive"

@@ -19,6 +19,7 @@ from kiothi_board.hardware.pinmap import BOARDS, PIT_NAMES, PinMap, Problem, loa
 from kiothi_board.hardware.protocols import PitInput, PixelSink
 
 if TYPE_CHECKING:
+    from kiothi_board.config_tables import BoardConfig, LedConfig
     from kiothi_board.hardware.layout import RingLayout
     from kiothi_board.hardware.link import CoprocessorLink
 
@@ -30,8 +31,8 @@ T = TypeVar("T")
 class DriverContext(Protocol):
     """What a factory may use: the config's tables, the clocks, the shared link, the root."""
 
-    board: Mapping[str, Any]
-    leds: Mapping[str, Any]
+    board: BoardConfig
+    leds: LedConfig
     clock: Clock
     device_clock: Clock
     root: Path
@@ -86,10 +87,10 @@ def _timing(ctx: DriverContext, clock: Clock) -> dict[str, Any]:
     board = ctx.board
     return {
         "clock": clock,
-        "debounce": board["debounce_ms"] / 1000,
-        "hold_time": board["hold_s"],
-        "stuck_time": board["stuck_s"],
-        "sensor": board["sensor"],
+        "debounce": board.debounce_ms / 1000,
+        "hold_time": board.hold_s,
+        "stuck_time": board.stuck_s,
+        "sensor": board.sensor,
     }
 
 
@@ -100,9 +101,9 @@ def _gpio_input(ctx: DriverContext) -> PitInput:
         # gpiozero warns once per pin library it tries; the caller's one warning suffices.
         warnings.simplefilter("ignore")
         return GpioPitInput(
-            ctx.board["pins"],
-            control_pins=ctx.board["control_pins"],
-            pull_up=ctx.board["pull_up"],
+            ctx.board.pins,
+            control_pins=ctx.board.control_pins,
+            pull_up=ctx.board.pull_up,
             **_timing(ctx, ctx.clock),
         )
 
@@ -145,10 +146,10 @@ PIT_INPUTS: Registry[PitInput] = Registry(
 def _limits(ctx: DriverContext) -> dict[str, Any]:
     leds = ctx.leds
     return {
-        "brightness": leds["brightness"],
-        "max_brightness": leds["max_brightness"],
-        "supply_milliamps": leds["supply_milliamps"],
-        "pixel_order": leds["pixel_order"],
+        "brightness": leds.brightness,
+        "max_brightness": leds.max_brightness,
+        "supply_milliamps": leds.supply_milliamps,
+        "pixel_order": leds.pixel_order,
     }
 
 
@@ -161,13 +162,13 @@ def _spi_rings(ctx: DriverContext) -> PixelSink:
 def _pwm_rings(ctx: DriverContext) -> PixelSink:
     from kiothi_board.hardware.neopixel import NeoPixelRings
 
-    return NeoPixelRings(ctx.layout(), bus="pwm", pin_name=ctx.leds["pin"], **_limits(ctx))
+    return NeoPixelRings(ctx.layout(), bus="pwm", pin_name=ctx.leds.pin, **_limits(ctx))
 
 
 def _fake_rings(ctx: DriverContext) -> PixelSink:
     from kiothi_board.hardware.fakes import FakePixelSink
 
-    return FakePixelSink(ctx.leds["leds_per_ring"], keep=4)
+    return FakePixelSink(ctx.leds.leds_per_ring, keep=4)
 
 
 LED_OUTPUTS: Registry[PixelSink] = Registry(

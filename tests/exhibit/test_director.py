@@ -105,7 +105,7 @@ class Rig:
     def show(self, frame: Any) -> None:
         """The game draws `frame` (as a real controller's step would)."""
         self.control.frame = Frame(frame)
-        self.loop.call(lambda: Step())
+        self.loop.call(lambda: Step((), self.control.frame))
 
     def set_enabled(self, on: bool) -> None:
         self.loop.ask(lambda: self.director.set_enabled(on))
