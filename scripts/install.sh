@@ -235,7 +235,8 @@ units() {
     if live; then
         systemctl daemon-reload
         udevadm control --reload-rules 2>/dev/null || true
-        udevadm trigger --subsystem-match=tty --subsystem-match=spidev 2>/dev/null || true
+        udevadm trigger --subsystem-match=tty --subsystem-match=spidev \
+            --subsystem-match=gpio 2>/dev/null || true
         local was_active=0
         systemctl is-active -q "$NAME.service" && was_active=1
         systemctl enable --now -q "$NAME.service"

@@ -1,20 +1,21 @@
 """`kiothi-board doctor`: a self-test for the person who just wired 20 buttons and 320 LEDs.
 
-Checks, in order: versions; the config; the pin map; the SPI setup; the game store
-(`PRAGMA integrity_check`); the co-processor link (hello, firmware version) when one is
-configured; an LED walk (each ring in turn, then all rings at the brightness cap, with the
-estimated current); "press each pit" in turn, reporting stuck (active at start), dead
-(never pressed within the timeout) and crossed (another pit answered) inputs. Prints a
-summary table (or `--json`); exit status 1 if any check failed, 2 for an unreadable config.
-Clock, pin factory, link, LED sink, prompts and waits are injected, so tests run it through
-gpiozero's MockFactory and the co-processor simulator without sleeping.
+Checks, in order: versions; the config; the pin map; the pin library (and, on a Pi 5, the
+gpiochip it opens); I2C off when inputs use GPIO2/GPIO3; the SPI setup; the game store
+(`PRAGMA integrity_check`, the service's own when installed); the co-processor link (hello,
+firmware version) when one is configured; an LED walk (each ring in turn, then all rings at
+the brightness cap, with the estimated current); "press each pit" and each control button in
+turn, reporting stuck, dead, crossed and shorted inputs with their pins. `DESCRIPTION` is
+the help the person at the keyboard reads. Clock, pin factory, link, LED sink, prompts,
+waits and the file-system root are injected, so tests run it through gpiozero's MockFactory,
+the co-processor simulator and fake /proc, /sys, /dev and /boot trees without sleeping.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import sqlite3
+import os
 import sys
 import threading
 from collections.abc import Callable, Sequence
@@ -22,14 +23,14 @@ from pathlib import Path
 from typing import Any
 
 from kiothi_board.clock import Clock
-from kiothi_board.config import Config, default_state_dir, load
+from kiothi_board.config import Config, load
 from kiothi_board.errors import ConfigError, KiothiError
 from kiothi_board.hardware.layout import RingLayout, estimate_milliamps, limit_current
 from kiothi_board.hardware.link import CoprocessorLink
 from kiothi_board.hardware.pinmap import PIT_NAMES, check_map
 from kiothi_board.hardware.protocols import PixelSink
 from kiothi_board.hardware.registry import map_from_config
-from kiothi_board.tools import bom, doctor_checks
+from kiothi_board.tools import bom, doctor_checks, doctor_system
 from kiothi_board.tools.doctor_checks import Check
 from kiothi_board.tools.doctor_io import GpioLevels, LinkLevels, RawInputs
 
@@ -37,6 +38,8 @@ __all__ = ["Check", "Doctor", "main", "report"]
 
 PIT_MASK = (1 << len(PIT_NAMES)) - 1
 WHITE = (255, 255, 255)
+SUDO = doctor_system.SUDO
+BUSY = " (is the service running? sudo systemctl stop kiothi-board)"
 
 
 class Doctor:
@@ -89,6 +92,7 @@ class Doctor:
                 Check("config", "ok", f"{self.config.source}: valid"),
                 self.pin_map(),
                 doctor_checks.pin_factory(self.config, self.model, self.pin_factory),
+                *self.gpio_setup(),
                 doctor_checks.spi(self.config, self.root, self.model),
                 self.store(),
                 self.link_check(),
@@ -122,29 +126,20 @@ class Doctor:
             return Check("pin map", "fail", f"{where}: " + "; ".join(map(str, problems)))
         return Check("pin map", "ok", f"{where}: no pin used twice or on a bus")
 
+    def gpio_setup(self) -> list[Check]:
+        """The Pi 5's gpiochip and I2C, when the inputs are on the Pi's GPIO."""
+        if self.config["board"]["input"] not in ("gpio", "auto"):
+            return []
+        pin_map, _ = map_from_config(self.config["board"], self.config["leds"])
+        version = doctor_checks.package_version("gpiozero")
+        return [
+            doctor_system.gpiochip(self.root, self.model, version),
+            doctor_system.i2c(pin_map, self.root, self.model),
+        ]
+
     def store(self) -> Check:
-        """`PRAGMA integrity_check` on the SQLite store (read-only)."""
-        cfg = self.config["store"]
-        if cfg["backend"] != "sqlite":
-            return Check("store", "skip", f"{cfg['backend']} store: not checked here")
-        path = Path(cfg["path"] or Path(self.state_dir or default_state_dir()) / "games.sqlite3")
-        if not path.exists():
-            return Check("store", "skip", f"{path}: no store yet (made on the first run)")
-        try:
-            db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-        except sqlite3.Error as exc:
-            return Check("store", "fail", f"{path}: cannot open: {exc}")
-        try:
-            rows = [r[0] for r in db.execute("PRAGMA integrity_check")]
-            tables = db.execute("SELECT count(*) FROM sqlite_master WHERE type = 'table'")
-            count = tables.fetchone()[0]
-        except sqlite3.Error as exc:
-            return Check("store", "fail", f"{path}: {exc}")
-        finally:
-            db.close()
-        if rows != ["ok"]:
-            return Check("store", "fail", f"{path}: integrity_check: " + "; ".join(rows[:3]))
-        return Check("store", "ok", f"{path}: integrity ok ({count} tables)")
+        """The game store the daemon with this config opens, checked read-only."""
+        return doctor_system.store(self.config, self.root, self.state_dir)
 
     def _open_link(self, port: str) -> CoprocessorLink:
         return CoprocessorLink(
@@ -159,7 +154,7 @@ class Doctor:
         try:
             self.link = self.link_factory(board["port"])
         except KiothiError as exc:
-            return Check("link", "fail", str(exc))
+            return Check("link", "fail", _busy(str(exc)))
         if not self.link.wait_up(self.link_timeout):
             why = self.link.error or "no HELLO_ACK"
             return Check("link", "fail", f"{board['port']}: no answer: {why}")
@@ -184,7 +179,7 @@ class Doctor:
         try:
             sink = self.sink_factory(self.config)
         except KiothiError as exc:
-            return Check("leds", "fail", str(exc))
+            return Check("leds", "fail", _busy(str(exc)))
         n = sink.leds_per_ring
         cap = float(leds["max_brightness"])
         dark = [[(0, 0, 0)] * n for _ in PIT_NAMES]
@@ -235,7 +230,7 @@ class Doctor:
             )
             return self.inputs
         except KiothiError as exc:
-            return Check("pits", "fail", str(exc))
+            return Check("pits", "fail", _busy(str(exc)))
 
     def press_each_pit(self) -> Check:
         """Prompt for each pit, then each control button; stuck, dead, crossed and shorted
@@ -273,6 +268,11 @@ class Doctor:
         return names, where
 
 
+def _busy(error: str) -> str:
+    """A device another process holds is most often the service's."""
+    return error + BUSY if "busy" in error.lower() else error
+
+
 def _real_pause(seconds: float) -> None:
     threading.Event().wait(seconds)  # the LED step stays on show for the person to see
 
@@ -287,20 +287,74 @@ def report(checks: Sequence[Check]) -> str:
     return "\n".join(lines)
 
 
-def main(argv: Sequence[str]) -> int:
-    """`kiothi-board doctor [--config FILE] [--json] [--no-leds] [--no-press] [--timeout S]`."""
-    parser = argparse.ArgumentParser(prog="kiothi-board doctor", description=__doc__)
-    parser.add_argument("--config", help="TOML configuration file (default: built-in)")
+DESCRIPTION = """\
+Check a kiothi board after wiring it, after flashing the co-processor and after any change,
+in the order things go wrong:
+
+  - the installed versions and the configuration;
+  - the pin map for the Pi model found here (no pin used twice or on the LED bus);
+  - the Pi's setup: gpiozero's pin library (on a Pi 5, the /dev/gpiochip it opens), I2C off
+    when pits are wired to GPIO2/GPIO3, SPI on with one LED frame per transfer;
+  - the game store's integrity (the service's own, /var/lib/kiothi-board, when installed);
+  - the co-processor link and its firmware version, when the config uses one;
+  - an LED walk: each ring lights white in turn, then all rings at the brightness cap;
+  - press each pit, then each control button, when asked: an input active before its turn
+    is stuck, one not pressed in time dead, one that another input answers crossed, two
+    that answer together shorted; each is named with its GPIO and header pin.
+
+It needs the board to itself and the rights the service has: stop the service first, run
+it with sudo (the installed config and the game store are the service's), start the
+service again afterwards. Without --config it checks /etc/kiothi-board/config.toml when the
+board is installed, else the built-in defaults. It prints a summary table, or --json.
+Exit status: 0 all checks passed (warnings allowed), 1 a check failed, 2 the config could
+not be read.
+"""
+EXAMPLES = """\
+examples:
+  sudo systemctl stop kiothi-board
+  sudo /opt/kiothi-board/venv/bin/kiothi-board doctor
+  sudo systemctl start kiothi-board
+
+  kiothi-board doctor --no-leds --no-press      the checks that need nobody at the board
+  kiothi-board doctor --config my.toml --timeout 20
+  kiothi-board doctor --json > doctor.json
+"""
+
+
+def main(argv: Sequence[str], *, root: Path = Path("/")) -> int:
+    """`kiothi-board doctor [--config FILE] [--json] [--no-leds] [--no-press] [--timeout S]
+    [--state-dir DIR]`; `root` is where the Pi's files are (tests give a fake tree)."""
+    parser = argparse.ArgumentParser(
+        prog="kiothi-board doctor",
+        description=DESCRIPTION,
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    installed = root / doctor_system.SERVICE_CONFIG.lstrip("/")
+    parser.add_argument(
+        "--config",
+        metavar="FILE",
+        help="the configuration to check (default: the installed one, else the built-in defaults)",
+    )
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     parser.add_argument("--no-leds", action="store_true", help="skip the LED walk")
     parser.add_argument("--no-press", action="store_true", help="skip 'press each pit'")
-    parser.add_argument("--timeout", type=float, default=10.0, help="seconds per pit press")
-    parser.add_argument("--state-dir", help="where the store is (default: as the daemon)")
+    parser.add_argument(
+        "--timeout", type=float, default=10.0, metavar="S", help="seconds per press (10)"
+    )
+    parser.add_argument(
+        "--state-dir",
+        metavar="DIR",
+        help="where the game store is (default: the service's when installed, else as "
+        "kiothi-board run)",
+    )
     args = parser.parse_args(argv)
+    path = args.config or (str(installed) if installed.exists() else None)
     try:
-        config = load(args.config) if args.config else load(None)
+        config = load(path)
     except ConfigError as exc:
-        print(f"kiothi-board doctor: {exc}", file=sys.stderr)
+        unreadable = path is not None and os.path.exists(path) and not os.access(path, os.R_OK)
+        print(f"kiothi-board doctor: {exc}{SUDO if unreadable else ''}", file=sys.stderr)
         return 2
     from kiothi_board.clock import SystemClock
 
@@ -313,6 +367,7 @@ def main(argv: Sequence[str]) -> int:
         prompt=lambda text: tell(f"{text.capitalize()} now (within {args.timeout:g} s) …"),
         say=tell,
         press_timeout=args.timeout,
+        root=root,
         state_dir=args.state_dir,
     )
     checks = doctor.run(leds=not args.no_leds, press=not args.no_press)

@@ -64,7 +64,8 @@ def detect_model(root: Path) -> str | None:
     return None
 
 
-def _version(name: str) -> str | None:
+def package_version(name: str) -> str | None:
+    """The installed version of a pip distribution, None when it is not installed."""
     try:
         return metadata.version(name)
     except metadata.PackageNotFoundError:
@@ -73,7 +74,7 @@ def _version(name: str) -> str | None:
 
 def versions(config: Config) -> Check:
     """kiothi-board, Python and the hardware packages; warn when a needed one is missing."""
-    found = {name: _version(name) for name in PACKAGES}
+    found = {name: package_version(name) for name in PACKAGES}
     needed: list[str] = []
     for registry, choice in (
         (PIT_INPUTS, config["board"]["input"]),

@@ -23,6 +23,7 @@ from kiothi_board.hardware.pinmap import PIT_NAMES
 from kiothi_board.store.sqlite import SqliteStore
 from kiothi_board.tools.doctor import Doctor, report
 from kiothi_board.tools.doctor_io import RawInputs
+from tests.tools.pi_roots import pi5_root
 
 PINS: list[int] = list(SCHEMA["board"]["pins"].default)
 STUCK, DEAD, CROSSED, ANSWERS = "S3", "N1", "S5", "N6"  # pressing S5 makes N6's input answer
@@ -57,15 +58,9 @@ class ShortedPin(MockPin):  # type: ignore[misc]
 
 @pytest.fixture
 def pi_root(tmp_path: Path) -> Path:
-    """A fake / of a Pi 5 with SPI enabled and spidev.bufsiz=32768 (the installer's)."""
-    root = tmp_path / "root"
-    (root / "proc/device-tree").mkdir(parents=True)
-    (root / "proc/device-tree/model").write_bytes(b"Raspberry Pi 5 Model B Rev 1.0\x00")
-    (root / "dev").mkdir()
-    (root / "dev/spidev0.0").touch()
-    (root / "sys/module/spidev/parameters").mkdir(parents=True)
-    (root / "sys/module/spidev/parameters/bufsiz").write_text("32768\n")
-    return root
+    """A fake / of a Pi 5 (a current kernel, Raspberry Pi OS's gpiochip4 link) with SPI
+    enabled and spidev.bufsiz=32768 (the installer's)."""
+    return pi5_root(tmp_path / "root")
 
 
 @pytest.fixture
@@ -136,6 +131,8 @@ def test_doctor_finds_the_stuck_dead_and_crossed_pins_on_gpio(
     assert checks["store"].status == "ok" and "integrity ok" in checks["store"].detail
     assert checks["link"].status == "skip"
     assert checks["gpio"].detail == "pin factory MockFactory (injected)"
+    assert checks["gpiochip"].detail.endswith("/dev/gpiochip4 (→ gpiochip0), the header's RP1")
+    assert checks["i2c"].status == "ok" and "S1 (GPIO2, header pin 3, SDA1)" in checks["i2c"].detail
     # the LED walk: each ring alone, then all at the cap, then dark
     leds = checks["leds"]
     assert leds.status == "ok" and leds.data["all_ma"] == 9920 and leds.data["limited_ma"] <= 3000
