@@ -288,7 +288,7 @@ def unpack_status(payload: bytes) -> tuple[int, int, int, int]:
 
 
 def pack_error(code: int, detail: int, count: int) -> bytes:
-    """ERROR payload: E_* code, detail (the offending type, or 0), device's bad-frame count."""
+    """ERROR payload: E_* code, detail (the bad packet's first byte, or 0), bad-frame count."""
     return struct.pack(">BBH", code & 0xFF, detail & 0xFF, count & 0xFFFF)
 
 

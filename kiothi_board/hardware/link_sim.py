@@ -2,10 +2,11 @@
 
 `SimulatedCoprocessor` behaves like a Pico running firmware/kiothi_io on any serial-like
 object (`read(n)` returning b"" after a timeout, `write(data)`): it answers HELLO, sends INPUT
-on every level change and STATUS every `status_interval`, and answers a garbled frame with a
-counted ERROR. Like the firmware, Ctrl-C does nothing (0x03 is frame data) and a `watchdog`
-restarts it when its loop hangs. Given a `flash` directory it is the whole Pico: it boots the
-firmware found there (FIRMWARE_VERSION and CONTROL_PINS from its config.py), or MicroPython's
+on every level change and STATUS every `status_interval`, and counts every garbled frame
+or overrun, answering with at most one ERROR per `error_gap`. Like the firmware, Ctrl-C does
+nothing (0x03 is frame data) and a `watchdog` restarts it when its loop hangs. Given a
+`flash` directory it is the whole Pico: it boots the firmware found there (FIRMWARE_VERSION,
+CONTROL_PINS, WATCHDOG_MS and ERROR_GAP_MS from its config.py), or MicroPython's
 REPL (`link_sim_repl`) when there is no main.py, when the maintenance flag is set (a
 MAINTENANCE request writes it and hard-resets, as main.py does) or while BOOTSEL is held; so
 `kiothi-board firmware install` and real mpremote are tested against it end to end. Tests
@@ -115,13 +116,15 @@ class SimulatedCoprocessor:
         features: int = cf.F_MAINTENANCE,
         watchdog: float | None = 2.0,
         flash: Path | None = None,
+        error_gap: float = 0.1,
     ) -> None:
         """Start talking on `port` (not owned: the caller closes it after `close()`).
 
         Without `flash` it runs the firmware described by `controls`, `firmware` and
         `features` (0: firmware 0.1, which ignores MAINTENANCE). With `flash` (a directory
         standing for the Pico's filesystem) it boots what is there. `watchdog` seconds
-        without a loop turn (see `hang`) restart it; None: no watchdog.
+        without a loop turn (see `hang`) restart it; None: no watchdog. `error_gap`: the
+        firmware's ERROR_GAP_MS, in seconds.
         """
         self.port = port
         self.controls = controls
@@ -131,11 +134,14 @@ class SimulatedCoprocessor:
         self.features = features
         self.watchdog = watchdog
         self.flash = flash
+        self.error_gap = error_gap
         self.levels = [False] * cf.INPUT_SLOTS
         self.hellos = 0
         self.garbled = 0
         self.ok = 0
         self.errors_sent = 0
+        self._last_error: float | None = None
+        self._overruns = 0
         self.boots = 0
         self.bootsel = False
         """Held BOOTSEL: the next start goes to the REPL (main.py checks it first)."""
@@ -271,6 +277,7 @@ class SimulatedCoprocessor:
         self.controls = len(firmware_setting(flash, "CONTROL_PINS")[:4])
         watchdog_ms = firmware_setting(flash, "WATCHDOG_MS")
         self.watchdog = watchdog_ms / 1000 if watchdog_ms else None
+        self.error_gap = firmware_setting(flash, "ERROR_GAP_MS") / 1000
         self.features = cf.F_MAINTENANCE
 
     def _reset(self, hard: bool) -> None:
@@ -304,6 +311,9 @@ class SimulatedCoprocessor:
                 if data and not silent:
                     for packet in self._reader.feed(data):
                         self._on_packet(packet)
+                    if self._reader.overruns != self._overruns:
+                        self._overruns = self._reader.overruns
+                        self._bad(cf.E_OVERRUN, 0)
                 if now >= next_status:
                     next_status = now + self.status_interval
                     if not silent and self.mode == "firmware":
@@ -316,15 +326,23 @@ class SimulatedCoprocessor:
             msg_type, _seq, payload = cf.decode_frame(packet)
             self._handle(msg_type, payload)
         except cf.FrameDecodeError as exc:
-            with self._lock:
-                self.garbled += 1
-                self.errors_sent += 1
-                count = self.garbled
-            detail = packet[0] if packet else 0
-            self._send(cf.ERROR, cf.pack_error(exc.reason, detail, count))
+            self._bad(exc.reason, packet[0] if packet else 0)
             return
         with self._lock:
             self.ok += 1
+
+    def _bad(self, reason: int, detail: int) -> None:
+        """Count a bad packet; tell the host, at most once per `error_gap` (as device.py)."""
+        now = time.monotonic()
+        with self._lock:
+            self.garbled += 1
+            count = self.garbled
+            due = self._last_error is None or now - self._last_error >= self.error_gap
+            if due:
+                self._last_error = now
+                self.errors_sent += 1
+        if due:
+            self._send(cf.ERROR, cf.pack_error(reason, detail, count))
 
     def _handle(self, msg_type: int, payload: bytes) -> None:
         if msg_type == cf.HELLO:
