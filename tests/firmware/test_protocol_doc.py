@@ -8,7 +8,7 @@ import inspect
 import queue
 import re
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -157,6 +157,11 @@ class QueuePort:
         return [cf.unpack_error(p)[:2] for t, _s, p in frames if t == cf.ERROR]
 
 
+def answered(sim: SimulatedCoprocessor, seen: int) -> Callable[[], bool]:
+    """The simulator took one more packet, good or bad."""
+    return lambda: sim.ok + sim.garbled > seen
+
+
 def test_the_simulator_accepts_what_the_table_says_hosts_send() -> None:
     port = QueuePort()
     accepted = set()
@@ -165,7 +170,7 @@ def test_the_simulator_accepts_what_the_table_says_hosts_send() -> None:
             seen = sim.ok + sim.garbled
             ok = sim.ok
             port.incoming.put(cf.encode_frame(msg_type, 0, PAYLOADS.get(msg_type, b"")))
-            assert sim.wait_for(lambda seen=seen: sim.ok + sim.garbled > seen, WAIT)
+            assert sim.wait_for(answered(sim, seen), WAIT)
             if sim.ok > ok:
                 accepted.add(msg_type)
     assert accepted == rows_sent_by("host")
