@@ -77,8 +77,7 @@ def _parser() -> argparse.ArgumentParser:
         "--fake-clock",
         type=float,
         metavar="EPOCH",
-        help="simulator: run on fake time from this wall time (UNIX seconds), moved only by "
-        "the API's sim.advance (for whole-day tests; docs/exhibition.md)",
+        help=argparse.SUPPRESS,  # the whole-day tests' fake time (docs/exhibition.md)
     )
     parser.add_argument(
         "--trace", action="store_true", help="print a JSON line whenever the game state changes"

@@ -354,3 +354,15 @@ def test_a_short_is_found_whichever_edge_comes_first(
     )
     assert "dead (never pressed): control 0 (GPIO18, header pin 12)" in pits.detail
     assert "18/21 inputs ok" in pits.detail  # S7, S8 and the control button fail
+
+
+def test_help_is_for_the_person_at_the_keyboard(capsys: Any) -> None:
+    with pytest.raises(SystemExit):
+        cli_main(["doctor", "--help"])
+    text = capsys.readouterr().out
+    assert "sudo systemctl stop kiothi-board" in text and "examples:" in text
+    assert "stop the service first, run\nit with sudo" in text
+    for option in ("--config FILE", "--no-leds", "--no-press", "--timeout S", "--state-dir DIR"):
+        assert option in text
+    for internal in ("MockFactory", "inject", "test", "fake", "simulator", "sleeping"):
+        assert internal not in text.lower()
