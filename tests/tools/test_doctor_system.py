@@ -116,6 +116,7 @@ def test_a_disabled_device_tree_node_and_other_wirings_pass(tmp_path: Path) -> N
     config = validate({"board": {"input": "gpio", "pins": pins}, "leds": {"output": "sim"}})
     moved = map_from_config(config["board"], config["leds"])[0]
     assert doctor_system.i2c(moved, root, "pi4").detail == "no input on GPIO2/GPIO3"
+    assert doctor_system.i2c(DIRECT, root, None).status == "skip"  # a laptop's SMBus
 
 
 def test_the_doctor_fails_a_pi_with_i2c_on(
