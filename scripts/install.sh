@@ -8,7 +8,8 @@
 # What it installs (and --uninstall removes):
 #   /opt/kiothi-board/venv                   the package with its `pi` extra, in a venv
 #   /etc/systemd/system/kiothi-board.service the hardened unit (enabled, started)
-#   /etc/udev/rules.d/99-kiothi-board.rules  /dev/kiothi-io for the co-processor; device groups
+#   /etc/udev/rules.d/99-kiothi-board.rules  /dev/kiothi-io for the co-processor; device groups;
+#                                            a Pi 5's /dev/gpiochip4 link (gpiozero 2.0.1)
 #   /etc/sysusers.d/kiothi-board.conf        the `kiothi` system user in gpio, spi, dialout
 #   /etc/kiothi-board/config.toml            from docs/config.example.toml; kept on upgrade
 #   /boot/firmware/config.txt                SPI on, no chip-select pin, core clock fixed (a
