@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import platform
 import re
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from importlib import metadata
@@ -114,7 +115,9 @@ def pin_factory(config: Config, model: str | None, injected: Any) -> Check:
     try:
         from gpiozero import Device  # type: ignore[import-untyped]  # lazy: a Pi library
 
-        factory = Device._default_pin_factory()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # one warning per library tried: the check says it
+            factory = Device._default_pin_factory()
     except Exception as exc:  # ImportError, BadPinFactory
         return Check("gpio", "fail", f"no gpiozero pin factory: {exc} (pip install lgpio)")
     name = type(factory).__name__

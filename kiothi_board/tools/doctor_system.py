@@ -158,8 +158,8 @@ def gpiochip(root: Path, model: str | None, gpiozero_version: str | None) -> Che
             "fail",
             f"{opens} on a Pi 5, and there is none (since Linux 6.6.45 the header's GPIOs are "
             "gpiochip0, gpiozero#1166). Fix: run sudo scripts/install.sh again (its udev rule "
-            "links /dev/gpiochip4 to gpiochip0), then sudo udevadm trigger --subsystem-match="
-            "gpio; or sudo /opt/kiothi-board/venv/bin/pip install 'gpiozero>=2.0.1.post3'",
+            "links /dev/gpiochip4 to gpiochip0), or sudo /opt/kiothi-board/venv/bin/pip "
+            "install 'gpiozero>=2.0.1.post3'",
         )
     real = Path(os.path.realpath(dev / chip)).name
     via = f" (→ {real})" if real != chip else ""
