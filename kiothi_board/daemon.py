@@ -99,8 +99,7 @@ class Daemon:
         self._closed = False
         self._resources: list[Any] = []
         self.api: ApiServer | None = None
-        self.mqtt: Any = None
-        self._doors: Any = None
+
         self.link: Any = None  # the co-processor link, when the board uses one
         self.autoplay = autoplay
         self._next_auto = 0.0
@@ -117,6 +116,8 @@ class Daemon:
             self._start_inputs()
             if api:
                 self._open_doors()
+            elif config["mqtt"]["url"]:
+                raise ConfigError("mqtt.url is set but the API is off (--no-api): MQTT is a door")
         except BaseException:
             self.close()
             raise
@@ -200,8 +201,8 @@ class Daemon:
                 self.hands.start(loop.feed)
 
     def _open_doors(self) -> None:
-        """Every door of the API, the fleet's MQTT included, built in one place."""
-        from kiothi_board.api.doors import open_doors
+        """Every door of the API, the fleet's MQTT included (kiothi_board.api.doors)."""
+        from kiothi_board.api.doors import exhibition_doors, open_doors
         from kiothi_board.fake_time import FakeTime
 
         sim = None
@@ -213,19 +214,15 @@ class Daemon:
                 real=self.device_clock,
                 exhibit=self.exhibition.director.status,
             )
-        doors = open_doors(
+        self.api = open_doors(
             self.board,
             api_settings(self.config, sim=self.simulated),
             self.config["mqtt"],
-            exhibition=self.exhibition,
-            sim=sim,
-            clock=self.clock,
+            setup=exhibition_doors(self.exhibition, sim),
             stats=self._today_stats,
             web_url=lambda: self.web_url,
+            clock=self.clock,
         )
-        self._doors = doors
-        self.api = doors.server
-        self.mqtt = doors.mqtt
 
     def _today_stats(self) -> dict[str, Any]:
         """Today's exhibition figures, for the fleet's retained `stats` topic."""
@@ -328,8 +325,8 @@ class Daemon:
             return
         self._closed = True
         self.notifier.stopping()
-        if self._doors is not None:  # no more commands
-            self._doors.close()
+        if self.api is not None:  # no more commands: every door first
+            self.api.close()
         board = getattr(self, "board", None)
         if board is not None:
             board.close()

@@ -2,7 +2,8 @@
 
 Serial ports, local sockets (TCP and Unix), a WebSocket with the board's web twin, and an
 optional Redis bus all feed one `Dispatcher`, which talks to the board through the small
-`BoardService` protocol. The daemon calls `start_api(service, config)`; see docs/api.md.
+`BoardService` protocol. The daemon opens every door with `doors.open_doors`; tests and
+tools open the API's own with `start_api(service, config)`; see docs/api.md.
 """
 
 from __future__ import annotations
@@ -16,8 +17,9 @@ from kiothi_board.api.dispatcher import (
     Dispatcher,
     frame_to_hex,
 )
+from kiothi_board.api.doors import start_api
 from kiothi_board.api.protocol import MAX_LINE, PROTOCOL, VERSION, ApiError, LineFramer
-from kiothi_board.api.server import ApiConfig, ApiServer, start_api
+from kiothi_board.api.server import ApiConfig, ApiServer
 from kiothi_board.api.service import BoardService
 
 __all__ = [

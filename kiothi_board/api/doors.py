@@ -1,10 +1,11 @@
-"""Every door to the board, opened in one place from the config.
+"""Every door to the board, opened in one place from the config: the door registry.
 
-The API server's own doors (TCP, the Unix socket, the web page and its WebSocket, serial
-ports, the Redis bus; `ApiServer.start`) and the fleet's MQTT adapter share one dispatcher
-and one access policy. The exhibition's commands and, with fake time, the simulator's are
-added before the first door opens. Adding a door means adding it here (and to ApiServer's
-table, for the server's kinds), nowhere else.
+`DOORS` lists every kind of door — TCP, the Unix socket, the web page and its WebSocket,
+serial ports, the Redis bus, the fleet's MQTT adapter — with the config key that asks for
+it and how to open it on the `ApiServer` (one asyncio loop, one dispatcher, one access
+policy for all of them). `open_doors` opens those the config asks for, in that order; a
+door that cannot open closes the others and raises a ConfigError naming its key. Adding a
+door means adding its entry here (and its transport's module), nowhere else.
 """
 
 from __future__ import annotations
@@ -13,63 +14,151 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from kiothi_board.api import exhibit_doors
-from kiothi_board.api.server import ApiServer, start_api
+from kiothi_board.api.api_config import ApiConfig
+from kiothi_board.api.exhibit_doors import ExhibitDoors, SimDoors, install
+from kiothi_board.api.server import ApiServer
 from kiothi_board.api.service import BoardService
-from kiothi_board.clock import Clock
+from kiothi_board.clock import Clock, SystemClock
 
-__all__ = ["Doors", "open_doors"]
+__all__ = ["DOORS", "Door", "DoorContext", "open_doors", "start_api"]
 
 
-@dataclass
-class Doors:
-    """The open doors; `close()` shuts the MQTT adapter, then the server."""
+@dataclass(frozen=True, slots=True)
+class DoorContext:
+    """What opening a door may use: the server, the `[api]` and `[mqtt]` settings, the
+    board's state and statistics for the fleet's retained topics, the clock."""
 
     server: ApiServer
-    mqtt: Any = None
+    api: ApiConfig
+    mqtt: Mapping[str, Any] | None = None
+    state: Callable[[], dict[str, Any]] | None = None
+    stats: Callable[[], dict[str, Any]] | None = None
+    web_url: Callable[[], str | None] = lambda: None
+    clock: Clock | None = None
 
-    def close(self) -> None:
-        """Idempotent."""
-        mqtt, self.mqtt = self.mqtt, None
-        if mqtt is not None:
-            mqtt.close()
-        self.server.close()
+
+@dataclass(frozen=True, slots=True)
+class Door:
+    """One kind of door: the config key that asks for it, and how it opens."""
+
+    name: str
+    key: str
+    wanted: Callable[[DoorContext], bool]
+    open: Callable[[DoorContext], None]
+
+
+def _tcp(ctx: DoorContext) -> None:
+    assert ctx.api.tcp_port is not None
+    ctx.server.listen_tcp(ctx.api.host, ctx.api.tcp_port)
+
+
+def _unix(ctx: DoorContext) -> None:
+    assert ctx.api.unix_path is not None
+    ctx.server.listen_unix(ctx.api.unix_path)
+
+
+def _web(ctx: DoorContext) -> None:
+    assert ctx.api.web_port is not None
+    ctx.server.listen_web(ctx.api.web_host, ctx.api.web_port)
+
+
+def _serial(ctx: DoorContext) -> None:
+    from kiothi_board.api.serial_port import SerialTransport
+
+    for url in ctx.api.serial:
+        port = ctx.server.attach(
+            SerialTransport(ctx.server.dispatcher, url, baudrate=ctx.api.serial_baud)
+        )
+        ctx.server.serial.append(port)
+        port.start()
+
+
+def _redis(ctx: DoorContext) -> None:
+    from kiothi_board.api.redis_bus import RedisBus, check_redis_url
+
+    url = ctx.api.redis_url
+    assert url is not None
+    check_redis_url(url)
+    bus = RedisBus(
+        ctx.server.dispatcher, url, prefix=ctx.api.redis_prefix, queue_size=ctx.api.redis_queue
+    )
+    ctx.server.redis = ctx.server.attach(bus).start()
+
+
+def _mqtt(ctx: DoorContext) -> None:
+    from kiothi_board.api.mqtt import MqttAdapter, mqtt_settings
+
+    assert ctx.mqtt is not None and ctx.state is not None
+    adapter = MqttAdapter(
+        ctx.server.dispatcher,
+        mqtt_settings(ctx.mqtt, web_url=ctx.web_url()),
+        clock=ctx.clock or SystemClock(),
+        state=ctx.state,
+        stats=ctx.stats,
+    )
+    ctx.server.attach(adapter).start()
+
+
+DOORS: tuple[Door, ...] = (
+    Door("tcp", "api.tcp_port", lambda c: c.api.tcp_port is not None, _tcp),
+    Door("unix", "api.unix_path", lambda c: bool(c.api.unix_path), _unix),
+    Door("web", "api.web_port", lambda c: c.api.web_port is not None, _web),
+    Door("serial", "api.serial", lambda c: bool(c.api.serial), _serial),
+    Door("redis", "api.redis_url", lambda c: bool(c.api.redis_url), _redis),
+    Door("mqtt", "mqtt.url", lambda c: c.mqtt is not None and bool(c.mqtt["url"]), _mqtt),
+)
+
+
+def _api_config(config: ApiConfig | Mapping[str, Any] | None) -> ApiConfig:
+    if config is None:
+        return ApiConfig()
+    return config if isinstance(config, ApiConfig) else ApiConfig.from_mapping(config)
 
 
 def open_doors(
     board: BoardService,
-    api: Mapping[str, Any],
-    mqtt: Mapping[str, Any],
+    api: ApiConfig | Mapping[str, Any] | None,
+    mqtt: Mapping[str, Any] | None = None,
     *,
-    exhibition: exhibit_doors.ExhibitDoors,
-    sim: exhibit_doors.SimDoors | None,
-    clock: Clock,
-    stats: Callable[[], dict[str, Any]],
-    web_url: Callable[[], str | None],
-) -> Doors:
-    """Open the `[api]` doors and, when `mqtt.url` is set, the fleet adapter; a door that
-    cannot open closes the others and raises (a ConfigError naming its key)."""
+    setup: Callable[[ApiServer], None] | None = None,
+    stats: Callable[[], dict[str, Any]] | None = None,
+    web_url: Callable[[], str | None] = lambda: None,
+    clock: Clock | None = None,
+) -> ApiServer:
+    """Open every door the `[api]` and `[mqtt]` settings ask for; `close()` the server.
+
+    `setup(server)` runs before any door opens (to add commands a first client may use).
+    """
+    cfg = _api_config(api)
+    server = ApiServer(board, cfg)
+    if setup is not None:
+        setup(server)
+    server.start()
+    ctx = DoorContext(server, cfg, mqtt, board.state, stats, web_url, clock)
+    try:
+        for door in DOORS:
+            if door.wanted(ctx):
+                door.open(ctx)
+    except BaseException:
+        server.close()
+        raise
+    return server
+
+
+def start_api(
+    service: BoardService,
+    config: ApiConfig | Mapping[str, Any] | None = None,
+    *,
+    setup: Callable[[ApiServer], None] | None = None,
+) -> ApiServer:
+    """The API's own doors (no MQTT) for `service`: what tests and tools open."""
+    return open_doors(service, config, setup=setup)
+
+
+def exhibition_doors(exhibition: ExhibitDoors, sim: SimDoors | None) -> Callable[[ApiServer], None]:
+    """The `setup` that adds the exhibition's commands (and, with fake time, `sim.*`)."""
 
     def setup(server: ApiServer) -> None:
-        exhibit_doors.install(server, exhibition, sim)
+        install(server, exhibition, sim)
 
-    server = start_api(board, api, setup=setup)
-    doors = Doors(server)
-    if not mqtt["url"]:
-        return doors
-    try:
-        from kiothi_board.api.mqtt import MqttAdapter, mqtt_settings
-
-        adapter = MqttAdapter(
-            server.dispatcher,
-            mqtt_settings(mqtt, web_url=web_url()),
-            clock=clock,
-            state=board.state,
-            stats=stats,
-        )
-        doors.mqtt = adapter
-        adapter.start()
-    except BaseException:
-        doors.close()
-        raise
-    return doors
+    return setup

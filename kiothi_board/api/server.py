@@ -1,4 +1,4 @@
-"""`start_api`: every transport of the API on one background asyncio loop plus threads.
+"""`ApiServer`: every transport of the API on one background asyncio loop plus threads.
 
 The socket transports (TCP, Unix) and the web server (HTTP + WebSocket, aiohttp) share
 one asyncio loop on one thread; serial ports and the Redis bus have their own threads.
@@ -14,7 +14,7 @@ import contextlib
 import errno
 import logging
 import threading
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +30,7 @@ from kiothi_board.api.web import WEB_ROOT, start_web
 from kiothi_board.clock import SystemClock
 from kiothi_board.errors import ConfigError
 
-__all__ = ["WEB_ROOT", "ApiConfig", "ApiServer", "start_api"]
+__all__ = ["WEB_ROOT", "ApiConfig", "ApiServer"]
 
 log = logging.getLogger(__name__)
 
@@ -128,8 +128,9 @@ class ApiServer:
         self.web_port: int | None = None
         self.unix_path: str | None = None
         self._unix_identity: tuple[int, int] | None = None
-        self.serial: list[Any] = []
-        self.redis: Any = None
+        self._attached: list[Any] = []  # serial ports, the Redis bus, MQTT: closed first
+        self.serial: list[Any] = []  # the serial doors, as opened
+        self.redis: Any = None  # the Redis bus, when it is a door
         # The exhibition's web routes (/metrics, /stats.csv) answer 404 until these are set.
         self.metrics_source: Callable[[], dict[str, Any]] | None = None
         self.stats_csv: Callable[[str | None, str | None], str] | None = None
@@ -145,28 +146,11 @@ class ApiServer:
         return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout)  # type: ignore[arg-type]
 
     def start(self) -> ApiServer:
-        """Bind every configured door; raises (and cleans up) if one cannot bind."""
+        """Run the server's asyncio loop and its pumps; the doors are opened one by one
+        (`listen_tcp`, `listen_unix`, `listen_web`, `attach`) by `kiothi_board.api.doors`."""
         self._thread.start()
         try:
             self._call(self._start_async())
-            cfg = self.config
-            if cfg.serial:
-                from kiothi_board.api.serial_port import SerialTransport
-
-                for url in cfg.serial:
-                    port = SerialTransport(self.dispatcher, url, baudrate=cfg.serial_baud)
-                    self.serial.append(port)
-                    port.start()
-            if cfg.redis_url:
-                from kiothi_board.api.redis_bus import RedisBus, check_redis_url
-
-                check_redis_url(cfg.redis_url)
-                self.redis = RedisBus(
-                    self.dispatcher,
-                    cfg.redis_url,
-                    prefix=cfg.redis_prefix,
-                    queue_size=cfg.redis_queue,
-                ).start()
         except BaseException:
             self.close()
             raise
@@ -175,18 +159,32 @@ class ApiServer:
     async def _start_async(self) -> None:
         cfg = self.config
         self.loop.set_exception_handler(self.guard.loop_exception)
-        if cfg.tcp_port is not None:
+        self._tasks.append(self.loop.create_task(self.guard.run_reaper()))
+        self._tasks.append(self.loop.create_task(self._frame_pump()))
+        if cfg.health_interval > 0:
+            self._tasks.append(self.loop.create_task(self._health_pump()))
+
+    # ------------------------------------------------------------------ doors
+    def listen_tcp(self, host: str, port: int) -> None:
+        """The JSON-lines door on TCP (`api.tcp_port`); `tcp_port` is the bound port."""
+
+        async def listen() -> None:
             try:
                 server = await asyncio.start_server(
-                    lambda r, w: self._client(r, w, "tcp"), cfg.host, cfg.tcp_port, backlog=128
+                    lambda r, w: self._client(r, w, "tcp"), host, port, backlog=128
                 )
             except OSError as exc:
-                raise _bind_error("api.tcp_port", f"{cfg.host}:{cfg.tcp_port}", exc) from exc
+                raise _bind_error("api.tcp_port", f"{host}:{port}", exc) from exc
             self._servers.append(server)
             self.tcp_port = server.sockets[0].getsockname()[1]
-            log.info("api: TCP on %s:%s", cfg.host, self.tcp_port)
-        if cfg.unix_path:
-            path = cfg.unix_path
+
+        self._call(listen())
+        log.info("api: TCP on %s:%s", host, self.tcp_port)
+
+    def listen_unix(self, path: str) -> None:
+        """The JSON-lines door on a Unix socket (`api.unix_path`); its group may control."""
+
+        async def listen() -> None:
             prepare_unix_path(path)  # never removes anything but a dead socket of ours
             try:
                 server = await asyncio.start_unix_server(
@@ -198,27 +196,34 @@ class ApiServer:
             self.unix_path = path
             self._servers.append(server)
             Path(path).chmod(0o660)  # the socket's group decides who may control the board
-            log.info("api: Unix socket %s", path)
-        if cfg.web_port is not None:
+
+        self._call(listen())
+        log.info("api: Unix socket %s", path)
+
+    def listen_web(self, host: str, port: int) -> None:
+        """The web page and its WebSocket (`api.web_port`); `web_port` is the bound port."""
+
+        async def listen() -> None:
             try:
-                self._web_runner, self.web_port = await start_web(self, cfg.web_host, cfg.web_port)
+                self._web_runner, self.web_port = await start_web(self, host, port)
             except OSError as exc:
-                raise _bind_error("api.web_port", f"{cfg.web_host}:{cfg.web_port}", exc) from exc
-            log.info("api: web on http://%s:%s/", cfg.web_host, self.web_port)
-        self._tasks.append(self.loop.create_task(self.guard.run_reaper()))
-        self._tasks.append(self.loop.create_task(self._frame_pump()))
-        if cfg.health_interval > 0:
-            self._tasks.append(self.loop.create_task(self._health_pump()))
+                raise _bind_error("api.web_port", f"{host}:{port}", exc) from exc
+
+        self._call(listen())
+        log.info("api: web on http://%s:%s/", host, self.web_port)
+
+    def attach(self, door: Any) -> Any:
+        """A door of its own (a serial port, the Redis bus, MQTT): closed with the server."""
+        self._attached.append(door)
+        return door
 
     def close(self) -> None:
         """Stop every door, disconnect every client; idempotent."""
         if self._closed:
             return
         self._closed = True
-        for port in self.serial:
-            port.close()
-        if self.redis is not None:
-            self.redis.close()
+        for door in reversed(self._attached):
+            door.close()
         if self._thread.is_alive():
             try:
                 self._call(self._stop_async())
@@ -380,25 +385,3 @@ class ApiServer:
         while True:
             await asyncio.sleep(self.config.health_interval)
             self.dispatcher.publish_health()
-
-
-def start_api(
-    service: BoardService,
-    config: ApiConfig | Mapping[str, Any] | None = None,
-    *,
-    setup: Callable[[ApiServer], None] | None = None,
-) -> ApiServer:
-    """Start every configured door of the API for `service`; `close()` the result.
-
-    `setup(server)` runs before any door opens (to add commands a first client may use).
-    """
-    if config is None:
-        cfg = ApiConfig()
-    elif isinstance(config, ApiConfig):
-        cfg = config
-    else:
-        cfg = ApiConfig.from_mapping(config)
-    server = ApiServer(service, cfg)
-    if setup is not None:
-        setup(server)
-    return server.start()

@@ -23,7 +23,7 @@ import time
 import tty
 from collections.abc import Callable, Sequence
 
-from kiothi_board.api.server import start_api
+from kiothi_board.api.doors import start_api
 from kiothi_board.board import Board
 from kiothi_board.clock import SystemClock
 from kiothi_board.controller import random_opponents
