@@ -14,6 +14,8 @@ command -v userdel >/dev/null 2>&1 || packages+=(passwd)
 # ...and Debian's own Python with venv and pip, which the installer uses as on a Pi.
 /usr/bin/python3 -c 'import ensurepip' >/dev/null 2>&1 || packages+=(python3-venv)
 /usr/bin/python3 -m pip --version >/dev/null 2>&1 || packages+=(python3-pip)
+# The store's cost of a press (bench guide, tests/store/test_press_cost.py) counts fsyncs with strace.
+command -v strace >/dev/null 2>&1 || packages+=(strace)
 # The firmware tests run MicroPython (WebAssembly, from npm: firmware/wasm) under Node.
 command -v node >/dev/null 2>&1 || packages+=(nodejs)
 command -v npm >/dev/null 2>&1 || packages+=(npm)

@@ -1,4 +1,5 @@
-"""`kiothi-board bench guide`: press-to-frame latency, frame render time, RSS after 100 games.
+"""`kiothi-board bench guide`: press-to-frame latency, frame render time, the store's cost
+of a press (fsyncs and bytes, on the real daemon: tools/bench_store.py), RSS after 100 games.
 
 Runs with the package's fake drivers and an in-memory store, so the figures measure our
 code (controller, rules, guide) and not a bus or a database.
@@ -109,6 +110,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="kiothi-board bench guide", description=__doc__)
     parser.add_argument("--presses", type=int, default=2000)
     parser.add_argument("--games", type=int, default=100)
+    parser.add_argument(
+        "--store-presses",
+        type=int,
+        default=400,
+        help="guided presses through the API on the real daemon, for the store's cost",
+    )
     args = parser.parse_args(list(argv or []))
     wall, cpu = press_latency(args.presses)
     for name, lat in (("wall", sorted(wall)), ("cpu", sorted(cpu))):
@@ -120,6 +127,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
     for leds in (12, 16, 24):
         print(f"frame render, 20 rings x {leds} LEDs: {render_time(leds=leds) * 1e3:.4f} ms")
+    from kiothi_board.tools.bench_store import store_cost
+
+    if args.store_presses > 0:
+        for line in store_cost(args.store_presses).lines():
+            print(line)
     before, after = rss_after_games(args.games)
     print(
         f"RSS: {before:.1f} MB at start, {after:.1f} MB after {args.games} AI-vs-AI games "
