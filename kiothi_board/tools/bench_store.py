@@ -64,7 +64,9 @@ class StoreCost:
         ]
 
 
-class _Lines:
+class _ApiLines:
+    """Requests and their answers, one JSON line each, over a socket."""
+
     def __init__(self, sock: socket.socket) -> None:
         self.sock = sock
         self.buf = b""
@@ -128,7 +130,7 @@ def _syncs(summary: Path) -> int:
     return total
 
 
-def _play(client: _Lines, presses: int, rng: random.Random) -> int:
+def _play(client: _ApiLines, presses: int, rng: random.Random) -> int:
     done = 0
     while done < presses:
         state = client.ask("state")["result"]["state"]
@@ -163,7 +165,7 @@ def store_cost(presses: int = 400, seed: int = 1) -> StoreCost:
         try:
             port = _tcp_port(root / "daemon.log", time.monotonic() + 60)
             with socket.create_connection(("127.0.0.1", port), timeout=30) as sock:
-                client = _Lines(sock)
+                client = _ApiLines(sock)
                 client.ask("state")  # the game the daemon opened is written: start here
                 tracer = _attach(strace, proc.pid, summary) if strace else None
                 before, t0 = _write_bytes(proc.pid), time.perf_counter()
