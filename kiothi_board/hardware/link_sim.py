@@ -154,7 +154,8 @@ class SimulatedCoprocessor:
         self._wdt_deadline: float | None = None
         self._start = time.monotonic()
         self._lock = threading.RLock()  # state above (RLock: wait_for predicates may read it)
-        self._write_lock = threading.Lock()
+        # RLock: a level and its report are sent under it (as one loop on the firmware does)
+        self._write_lock = threading.RLock()
         self._changed = threading.Condition(self._lock)
         self._stop = threading.Event()
         self._boot(hard=True)
@@ -177,11 +178,14 @@ class SimulatedCoprocessor:
         """Set one raw level and report it as INPUT (unless lost or silent)."""
         if not 0 <= slot < PITS + self.controls:
             raise ValueError(f"slot must be 0…{PITS + self.controls - 1}, got {slot!r}")
-        with self._lock:
-            self.levels[slot] = bool(level)
-            silent = self._silent
-        if send_input and not silent:
-            self._send(cf.INPUT, cf.pack_input(slot, level, self._ms()))
+        # Under the write lock: a STATUS read before this change must not be sent after its
+        # INPUT (the firmware's one loop never does; a stale STATUS would undo the press).
+        with self._write_lock:
+            with self._lock:
+                self.levels[slot] = bool(level)
+                silent = self._silent
+            if send_input and not silent:
+                self._send(cf.INPUT, cf.pack_input(slot, level, self._ms()))
 
     def go_silent(self) -> None:
         """Stop sending and answering while the loop (and the watchdog's feed) go on."""
@@ -240,10 +244,11 @@ class SimulatedCoprocessor:
                 log.debug("simulated co-processor: write failed: %s", exc)
 
     def _status(self) -> None:
-        with self._lock:
-            mask = sum(1 << i for i, on in enumerate(self.levels) if on)
-            bad, ok = self.garbled, self.ok
-        self._send(cf.STATUS, cf.pack_status(mask, self._ms(), bad, ok))
+        with self._write_lock:  # the levels read and sent before any later INPUT
+            with self._lock:
+                mask = sum(1 << i for i, on in enumerate(self.levels) if on)
+                bad, ok = self.garbled, self.ok
+            self._send(cf.STATUS, cf.pack_status(mask, self._ms(), bad, ok))
 
     def _boot(self, *, hard: bool) -> None:
         """Start as a Pico does: the firmware on the flash, else MicroPython's REPL."""
