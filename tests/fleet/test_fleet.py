@@ -130,12 +130,15 @@ def test_broker_restart_and_a_killed_board(
             page = browser.new_page(viewport={"width": 1280, "height": 800})
             page.goto(f"http://127.0.0.1:{dash.port}/")
             wait_js(page, "document.querySelectorAll('.tile').length === 3")
+            page.focus(".tile[data-board=b1]")
             first = page.inner_text(".tile[data-board=b1]")
             wait_js(
                 page,
                 "t => document.querySelector('.tile[data-board=b1]').innerText !== t",
                 arg=first,
-            )  # the autoplayed game moves on: the tile updates live
+            )  # the autoplayed game moves on: the tile updates live...
+            # ...in place: the keyboard's focus (and a click aimed at it) stays on the tile
+            assert page.evaluate("document.activeElement.dataset.board || null") == "b1"
             _restart_broker(broker, boards, hub)
             wait_js(page, "document.querySelectorAll('.tile .status.online').length === 3")
             _staff_switch_exhibition(page, hub)

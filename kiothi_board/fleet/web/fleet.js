@@ -55,31 +55,44 @@
     return f;
   }
 
+  // One button per board, kept across updates and refilled in place: a tile replaced at every
+  // push (boards push several times a second) loses the keyboard focus and the click aimed at it.
+  const tileEls = new Map();
+
   function tile(b) {
-    const t = el("button", "tile " + b.status + (b.alerts.length ? " alert" : ""));
-    t.type = "button";
-    t.dataset.board = b.board;
+    let t = tileEls.get(b.board);
+    if (!t) {
+      t = el("button");
+      t.type = "button";
+      t.dataset.board = b.board;
+      t.addEventListener("click", () => showDetail(t.dataset.board));
+      tileEls.set(b.board, t);
+    }
+    t.className = "tile " + b.status + (b.alerts.length ? " alert" : "");
     t.setAttribute("aria-label", "board " + b.board + ", " + b.status);
     const head = el("div", "tile-head");
     head.appendChild(el("h2", "", b.board));
     head.appendChild(el("span", "status " + b.status, b.status));
-    t.appendChild(head);
     const board = el("div", "board");
     drawBoard(board, b.state);
-    t.appendChild(board);
-    t.appendChild(facts(b));
+    const parts = [head, board, facts(b)];
     if (b.alerts.length) {
       const ul = el("ul", "alerts");
       for (const a of b.alerts) ul.appendChild(el("li", "", "⚠ " + a));
-      t.appendChild(ul);
+      parts.push(ul);
     }
-    t.addEventListener("click", () => showDetail(b.board));
+    t.replaceChildren(...parts);
     return t;
   }
 
   function render() {
     const names = [...boards.keys()].sort();
-    tiles.replaceChildren(...names.map((n) => tile(boards.get(n))));
+    const wanted = names.map((n) => tile(boards.get(n)));
+    for (const name of [...tileEls.keys()]) if (!boards.has(name)) tileEls.delete(name);
+    const shown = [...tiles.children];
+    if (wanted.length !== shown.length || wanted.some((t, i) => shown[i] !== t)) {
+      tiles.replaceChildren(...wanted);  // only when a board came or went
+    }
     const online = names.filter((n) => boards.get(n).status === "online").length;
     document.getElementById("count").textContent = online + " of " + names.length + " online";
     if (open) fillDetail(boards.get(open));
