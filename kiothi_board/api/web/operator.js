@@ -60,7 +60,22 @@ function fillSettings(s) {
   modeRows();
 }
 
+// What staff must know about the store (quarantined games, a salvaged file, a full disk):
+// `health` names it, and the board plays on meanwhile.
+async function storeProblems() {
+  try {
+    const health = await client.request("health");
+    const store = health.store || {};
+    const problems = Array.isArray(store.problems) ? store.problems : [];
+    $("store-panel").hidden = store.status !== "degraded";
+    $("store-problems").replaceChildren(...problems.map((p) => {
+      const li = document.createElement("li"); li.textContent = p; return li;
+    }));
+  } catch (e) { /* reconnecting */ }
+}
+
 async function refresh(fill) {
+  storeProblems();
   try {
     const [{ settings }, { state }, { games }] = await Promise.all([
       client.request("settings.get"), client.request("state"), client.request("games.list", { limit: 10 }),
