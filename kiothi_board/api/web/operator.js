@@ -122,7 +122,7 @@ $("brightness").oninput = () => ($("bright-v").textContent = `${$("brightness").
 // The access code is the board's token, or (digits only) the staff PIN, which the board
 // exchanges for a session cookie: the PIN itself is never stored in the browser.
 async function useCode(code) {
-  if (!/^[0-9]{6,12}$/.test(code)) {
+  if (!/^[0-9]{8,12}$/.test(code)) {
     localStorage.setItem("kiothi-token", code);
     client.ws.close();
     return;
