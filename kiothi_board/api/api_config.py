@@ -52,6 +52,7 @@ class ApiConfig:
     auth_rate: float = 1.0
     auth_burst: float = 5.0
     auth_global_rate: float = 10.0
+    auth_daily: float = 5000.0
 
     @classmethod
     def from_mapping(cls, data: Mapping[str, Any]) -> ApiConfig:

@@ -82,6 +82,7 @@ class ApiServer:
             burst=config.auth_burst,
             global_rate=config.auth_global_rate,
             global_burst=config.auth_global_rate * 2,
+            daily=config.auth_daily,
             clock=clock,
         )
         self.access = AccessPolicy(
