@@ -217,8 +217,8 @@ def apply(game: Game, event: GameEvent) -> Game:
             if game.lifted is not None:
                 raise IllegalMoveError("seeds are still in the hand")
             return _finish_opening(game)
-        case Undo():
-            return _undo(game)
+        case Undo(own_turn):
+            return _undo(game, own_turn=own_turn)
         case Resign(side):
             return _end(game, lambda pos: pos.resign(side))
         case Agree():
@@ -315,10 +315,15 @@ def _complete(game: Game) -> Game:
     return _after_action(game, after, game.pending)
 
 
-def _undo_depth(game: Game) -> int:
+def _undo_depth(game: Game, *, own_turn: bool) -> int:
     """How many played actions an undo takes back (0: only the move in progress)."""
-    if game.stage in ("sow", "guided_open", "set") and game.target is None and game.pending:
-        return 0
+    in_progress = game.stage in ("sow", "guided_open", "set") and game.target is None
+    if in_progress and game.pending:
+        # The AI's move being guided: back to the human's own turn with `own_turn`, or the
+        # AI would replay the same move at once (docs/controls.md).
+        ai_move = own_turn and game.settings.humans and game.settings.is_ai(game.mover)
+        if not (ai_move and game.movers):
+            return 0
     if game.stage == "open" and (game.lifted is not None or game.lifts):
         return 0
     n = len(game.movers)
@@ -337,11 +342,11 @@ def _replay(game: Game, count: int) -> Position:
     return pos
 
 
-def _undo(game: Game) -> Game:
+def _undo(game: Game, *, own_turn: bool = False) -> Game:
     _need(game, "turn", "open", "sow", "guided_open", "set")
     if game.target is not None:
         raise IllegalMoveError("an undo is already being set on the board")
-    back = _undo_depth(game)
+    back = _undo_depth(game, own_turn=own_turn)
     if back == 0 and not (game.pending or game.lifted is not None or game.lifts):
         raise IllegalMoveError("nothing to undo")
     target = game.position if back == 0 else _replay(game, len(game.actions) - back)
