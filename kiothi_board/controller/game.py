@@ -82,7 +82,9 @@ class Game:
     lifts: tuple[Lift, ...] = ()
     lifted: int | None = None
     placing: tuple[int, ...] = ()
-    board: tuple[int, ...] | None = None  # the physical board during a human's opening
+    # The physical board during a human's opening, and as left by a resignation or an
+    # abandoned game (R13: no seeds move, even in the middle of a move).
+    board: tuple[int, ...] | None = None
 
     @property
     def result(self) -> Outcome | None:
@@ -149,11 +151,11 @@ def _stage_of(pos: Position) -> Stage:
 
 
 def expected_board(game: Game) -> tuple[int, ...]:
-    """The counts the physical board should hold right now."""
+    """The counts the physical board should hold right now (after an ending: as left)."""
     step = game.step
     if step is not None:
         return step.board
-    if game.stage == "open" and game.board is not None:
+    if game.stage in ("open", "over") and game.board is not None:
         return game.board
     return game.position.board
 
@@ -220,11 +222,11 @@ def apply(game: Game, event: GameEvent) -> Game:
         case Undo(own_turn):
             return _undo(game, own_turn=own_turn)
         case Resign(side):
-            return _end(game, lambda pos: pos.resign(side))
+            return _end(game, lambda pos: pos.resign(side), seeds_stay=True)
         case Agree():
-            return _end(game, Position.end_by_agreement)
+            return _end(game, Position.end_by_agreement, seeds_stay=False)
         case Abandon():
-            return _end(game, Position.abandon)
+            return _end(game, Position.abandon, seeds_stay=True)
     raise IllegalMoveError(f"{event!r} does not apply to a game (a revert replays the store)")
 
 
@@ -277,11 +279,16 @@ def _open_place(game: Game, pit: int) -> Game:
     return g
 
 
-def _end(game: Game, ending: Callable[[Position], Position]) -> Game:
-    """R13: an ending the players choose; the position carries the `Outcome`."""
+def _end(game: Game, ending: Callable[[Position], Position], *, seeds_stay: bool) -> Game:
+    """R13: an ending the players choose; the position carries the `Outcome`. `board` keeps
+    the counts the pits are left with: where the seeds lay (a resignation or an abandoned
+    game moves none, even mid-move), or nothing (by agreement each player takes their row)."""
     if game.stage == "over":
         raise IllegalMoveError("the game is already over")
-    return replace(game, position=ending(game.position), stage="over", steps=(), index=0)
+    left = expected_board(game) if seeds_stay else None
+    return replace(
+        game, position=ending(game.position), stage="over", steps=(), index=0, board=left
+    )
 
 
 def _finish_opening(game: Game) -> Game:
