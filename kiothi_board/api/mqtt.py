@@ -111,7 +111,10 @@ class MqttAdapter:
         self._client = client
         self._dispatcher.add_tap(self._tap)
         self._dispatcher.add_health("mqtt", self.health)
-        client.connect_async(host, port, keepalive=s.keepalive)
+        options = (
+            _connect_options(self._dispatcher.max_line) if self._factory is _paho_client else {}
+        )
+        client.connect_async(host, port, keepalive=s.keepalive, **options)
         client.loop_start()
         self._thread = threading.Thread(target=self._publish_loop, name="api-mqtt", daemon=True)
         self._thread.start()
@@ -305,6 +308,20 @@ def _redacted(url: str) -> str:
     return parts._replace(netloc=netloc).geturl()
 
 
+_TOPIC_ROOM = 1024  # a command's topic and MQTT headers, beside its max_line payload
+
+
+def _connect_options(max_line: int) -> dict[str, Any]:
+    """MQTT 5 CONNECT options: a clean start and a Maximum Packet Size of one request line,
+    so the broker refuses to send us a 30 MiB command (it was buffered whole before)."""
+    from paho.mqtt.packettypes import PacketTypes
+    from paho.mqtt.properties import Properties
+
+    props = Properties(PacketTypes.CONNECT)  # type: ignore[no-untyped-call]
+    props.MaximumPacketSize = max_line + _TOPIC_ROOM
+    return {"clean_start": True, "properties": props}
+
+
 def _paho_client(s: MqttSettings) -> Any:
     """A paho-mqtt 2 client for `s` (imported lazily: MQTT is optional)."""
     try:
@@ -314,8 +331,9 @@ def _paho_client(s: MqttSettings) -> Any:
         raise ConfigError(
             "mqtt.url is set but paho-mqtt is not installed (pip install 'kiothi-board[mqtt]')"
         ) from exc
+    # MQTT 5: its Maximum Packet Size lets the broker drop an oversized command for us.
     client = mqtt.Client(
-        CallbackAPIVersion.VERSION2, client_id=f"kiothi-board-{s.board_id}", clean_session=True
+        CallbackAPIVersion.VERSION2, client_id=f"kiothi-board-{s.board_id}", protocol=mqtt.MQTTv5
     )
     # Bounded: paho keeps unsent QoS 1 messages in memory while the broker is away.
     client.max_queued_messages_set(s.queue_size)
