@@ -11,9 +11,9 @@ Topics, under `{prefix}/{board}/` (prefix `kiothi/v1` by default):
 - `cmd/<user>`  request lines from broker user `<user>`, run by the same dispatcher as
   every other door; the replies go to `reply/<user>`.
 
-The broker's ACL (`fleet/kiothi.acl`) lets each user write only `cmd/<its own name>` and
-read only `reply/<its own name>`; the board gives `mqtt.staff_users` control and everyone
-else a spectator's role, and takes no secret on the bus (`api/mqtt_sessions.py`).
+The broker's ACL (`kiothi_board/fleet/kiothi.acl`) lets each user write only `cmd/<its own
+name>` and read only `reply/<its own name>`; the board gives `mqtt.staff_users` control and
+everyone else a spectator's role, and takes no secret on the bus (`api/mqtt_sessions.py`).
 The game never waits for the broker: the dispatcher's tap only puts lines on a bounded
 queue; one worker thread publishes. Paho's own network thread
 reconnects with backoff; after every (re)connect the retained topics are written again.

@@ -23,7 +23,7 @@ USERS = {
     "b3": "b3-pass",
 }
 
-SHIPPED_ACL = Path(__file__).parents[2] / "fleet" / "kiothi.acl"
+SHIPPED_ACL = Path(__file__).parents[2] / "kiothi_board" / "fleet" / "kiothi.acl"
 
 
 def fleet_acl(boards: tuple[str, ...] = ("b1", "b2", "b3")) -> str:
