@@ -139,7 +139,8 @@ def make_app(
         return web.FileResponse(WEB_ROOT / "fleet.html", headers=_HEADERS)
 
     async def boards(request: web.Request) -> web.Response:
-        return web.json_response({"boards": hub.boards()}, headers=_HEADERS)
+        dropped = dict(hub.dropped)  # what the bounds kept out (docs/fleet.md)
+        return web.json_response({"boards": hub.boards(), "dropped": dropped}, headers=_HEADERS)
 
     async def websocket(request: web.Request) -> web.StreamResponse:
         origin = request.headers.get("Origin")

@@ -88,6 +88,7 @@ def test_hostile_messages_and_non_readers_leave_the_dashboard_bounded_and_live(
         big = json.dumps({"board": "b2", "pad": "x" * 20_000_000}).encode()
         hostile.publish("kiothi/v1/b2/info", big, qos=1, retain=True).wait_for_publish(60)
         hostile.publish("kiothi/v1/b2/events", b"{" * 60_000, qos=1).wait_for_publish(30)
+        hostile.publish("kiothi/v1/b2/health", b"[" * 5_000, qos=1).wait_for_publish(30)
         for _ in range(10):  # never read: each may cost its page budget, no more
             sockets.append(RawWebSocket(dash.port, {}, rcvbuf=4096))
         assert all(s.status == 101 for s in sockets)
@@ -103,6 +104,10 @@ def test_hostile_messages_and_non_readers_leave_the_dashboard_bounded_and_live(
         assert peak - start < DASHBOARD_GROWTH_MB, (start, peak)
         _updating(dash, "b1")
         assert dash.alive()
+        with urllib.request.urlopen(f"http://127.0.0.1:{dash.port}/api/boards", timeout=10) as r:
+            dropped = json.load(r)["dropped"]
+        # Counted, not only survived (the broker itself kept the 100 KB and 20 MB ones back).
+        assert dropped["too_deep"] >= 1 and dropped["too_large"] >= 1, dropped
         # Retained, the messages meet every new dashboard: it must start and update too.
         second = DashboardProcess(tmp_path, broker, "fleet-token-0123456789", "dashboard-2")
         _updating(second, "b1")
