@@ -164,6 +164,12 @@ def test_the_broker_user_decides_and_no_secret_travels_on_mqtt(
         assert hello["ok"] and hello["result"]["role"] == "spectator"
         assert "ticket" not in hello["result"]
         assert ask("t1", 6, "new_game", {})["error"]["code"] == "unauthorized"  # still
+        # More users than max_clients (32) evict sessions, never the staff's role: it comes
+        # from the config, not from a secret the session once sent.
+        for n in range(40):
+            w.client.publish(f"{base}/cmd/x{n}", json.dumps({"id": 7, "cmd": "ping"}))
+        w.wait(f"{base}/reply/x39")
+        assert ask("ops", 8, "new_game", {"mode": "two"})["ok"] is True
     finally:
         w.close()
         daemon.close()
