@@ -189,3 +189,14 @@ def test_docs_show_the_shipped_acl_exactly() -> None:
 
     doc = (SHIPPED_ACL.parents[2] / "docs" / "fleet.md").read_text()
     assert SHIPPED_ACL.read_text() in doc
+
+
+def test_the_dashboard_refuses_a_board_token_to_put_on_the_bus(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from kiothi_board.fleet.dashboard import main
+
+    monkeypatch.setenv("KIOTHI_BOARD_TOKEN", BOARD_TOKEN)
+    assert main(["--broker", "mqtt://127.0.0.1:1"]) == 2
+    out = capsys.readouterr().out
+    assert "KIOTHI_BOARD_TOKEN is no longer used" in out and "mqtt.staff_users" in out
