@@ -12,7 +12,6 @@ never blocks and never calls back into the service, so a slow client cannot stal
 
 from __future__ import annotations
 
-import json
 import logging
 import threading
 from collections.abc import Callable
@@ -21,6 +20,7 @@ from typing import Any
 from kiothi_board import native
 from kiothi_board.api.access import AccessPolicy
 from kiothi_board.api.args import Args, short
+from kiothi_board.api.bounded import JsonLimits, PayloadError, loads
 from kiothi_board.api.budget import DEFAULT_BUDGET, DEFAULT_MAX_REPLY, Outbox
 from kiothi_board.api.commands import (
     COMMANDS,
@@ -60,6 +60,8 @@ __all__ = [
 ]
 
 log = logging.getLogger(__name__)
+
+_MAX_DEPTH = 64  # a request is an object of small arguments; deeper is an attack
 
 
 class Dispatcher(CommandHandlers):
@@ -329,9 +331,10 @@ class Dispatcher(CommandHandlers):
         if not text.strip():
             return None
         try:
-            msg = json.loads(text)
-        except (ValueError, RecursionError) as exc:
-            return error_reply(None, "parse_error", f"not JSON: {short(str(exc))}")
+            msg = loads(text, JsonLimits(max_bytes=4 * self.max_line, max_depth=_MAX_DEPTH))
+        except PayloadError as exc:
+            detail = str(exc) if exc.reason == "too_deep" else str(exc).removeprefix("not JSON: ")
+            return error_reply(None, "parse_error", f"not JSON: {short(detail)}")
         if not isinstance(msg, dict):
             return error_reply(
                 None, "invalid_request", f"expected an object, got {type(msg).__name__}"
