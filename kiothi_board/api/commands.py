@@ -160,7 +160,10 @@ class CommandHandlers:
 
     def _authorize(self, session: ClientSession, **secrets_: str | None) -> str:
         """Check a token, PIN or ticket (kiothi_board/api/access.py); returns a ticket."""
-        ticket = self.access.authenticate(session.peer, locked=session.locked, **secrets_)
+        token, pin, ticket_ = (secrets_.get(k) for k in ("token", "pin", "ticket"))
+        ticket = self.access.authenticate(
+            session.peer, locked=session.locked, token=token, pin=pin, ticket=ticket_
+        )
         session.role = "control"
         return ticket
 
