@@ -96,12 +96,21 @@ def _announce(daemon: Daemon, config: Config) -> str | None:
     if daemon.web_url is not None:
         print(f"kiothi-board: the board's web page is at {daemon.web_url}", file=sys.stderr)
         api_cfg = config["api"]
-        if daemon.simulated and daemon.api is not None:
+        if daemon.simulated and daemon.api is not None and sys.stderr.isatty():
             # Whoever reads this terminal started the simulator: give them control of the
-            # twin with a one-time session ticket (the plain address stays read-only).
-            play_url = f"{daemon.web_url}#ticket={daemon.api.access.issue_ticket()}"
+            # twin with a one-time, 10-minute ticket (the plain address stays read-only).
+            # Never when stderr is not a terminal: that is a journal or a file, kept for
+            # months and readable by others.
+            play_url = f"{daemon.web_url}#ticket={daemon.api.access.issue_ticket('once')}"
             print(f"kiothi-board: play on the web twin: {play_url}", file=sys.stderr)
-            print(f"kiothi-board: {operator_line(daemon, sys.stderr.isatty())}", file=sys.stderr)
+            print(f"kiothi-board: {operator_line(daemon, True)}", file=sys.stderr)
+        elif daemon.simulated and daemon.api is not None:
+            print(
+                "kiothi-board: the web twin is read-only here (no terminal to show a one-time "
+                "link on): run in a terminal, or set api.token or api.staff_pin",
+                file=sys.stderr,
+            )
+            print(f"kiothi-board: {operator_line(daemon, False)}", file=sys.stderr)
         elif not (api_cfg["token"] or api_cfg["staff_pin"]):
             print(
                 "kiothi-board: the page and TCP are read-only: set api.token "

@@ -163,7 +163,10 @@ class CommandHandlers:
         if session.no_secrets is not None:
             # Refused before it is checked: the secret was already readable by others.
             raise ApiError("unauthorized", session.no_secrets)
-        ticket = self.access.authenticate(session.peer, locked=session.locked, **secrets_)
+        token, pin, ticket_ = (secrets_.get(k) for k in ("token", "pin", "ticket"))
+        ticket = self.access.authenticate(
+            session.peer, locked=session.locked, token=token, pin=pin, ticket=ticket_
+        )
         session.role = "control"
         return ticket
 
