@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import shutil
 import signal
 import sys
 from collections.abc import Callable, Sequence
@@ -34,8 +35,11 @@ def _sim_keys(daemon: Daemon, keys: SimKeys, key: str) -> None:
     if key == "\x03":
         daemon.stop()
         return
-    action = keys.feed(key)
     keys.said = None
+    glance = board.glance()
+    playing = glance.stage not in ("none", "over")
+    action = keys.feed(key, playing=playing, ai=playing and not glance.settings.auto
+                       and len(glance.settings.humans) < 2)  # fmt: skip
     try:
         match action:
             case ("tap", int(pit)) if isinstance(inputs, FakePitInput):
@@ -114,7 +118,7 @@ def _terminal_board(
     daemon: Daemon, play_url: str | None
 ) -> tuple[TerminalView | None, OnTick | None]:
     """The simulator's board drawn in this terminal, when there is one: (view, on_tick)."""
-    from kiothi_board.sim import SimKeys, TerminalView, no_terminal_notice, render_board
+    from kiothi_board.sim import SimKeys, TerminalView, no_terminal_notice
 
     if not TerminalView.available():
         print(no_terminal_notice(play_url), file=sys.stderr, flush=True)
@@ -125,13 +129,23 @@ def _terminal_board(
     terminal = view
 
     def on_tick() -> None:  # on the board loop: it reads the loop's own parts
-        frame = daemon.board.loop.shown
-        state = daemon.controller.state()
-        state["url"] = play_url
-        state["said"] = keys.prompt or keys.said or state.get("said")
-        terminal.draw(render_board(frame, state))
+        terminal.draw(screen(daemon, keys, play_url))
 
     return view, on_tick
+
+
+def screen(daemon: Daemon, keys: SimKeys, play_url: str | None) -> str:
+    """The simulator's terminal screen now (on the board loop; tests call it too)."""
+    from kiothi_board.sim import exhibit_state, render_board
+
+    state = daemon.controller.state()
+    state["url"] = play_url
+    state["said"] = keys.prompt or keys.said or state.get("said")
+    state["help"] = keys.help
+    director = daemon.exhibition.director
+    if director.pictured():
+        state = exhibit_state(state, director.status())
+    return render_board(daemon.board.loop.shown, state, shutil.get_terminal_size().columns)
 
 
 def _traced(daemon: Daemon, draw: OnTick | None) -> OnTick:
