@@ -12,13 +12,16 @@ import logging
 import shutil
 import signal
 import sys
+import warnings
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING
 
-from kiothi_board.config import Config, load
+from kiothi_board.config import Config, default_state_dir, load
 from kiothi_board.daemon import Daemon
-from kiothi_board.errors import ConfigError, KiothiError
+from kiothi_board.errors import ConfigError, DriverFallback, KiothiError
 from kiothi_board.hardware.fakes import FakePitInput
+from kiothi_board.helptext import DefaultsFormatter
 
 if TYPE_CHECKING:
     from kiothi_board.sim import SimKeys, TerminalView
@@ -55,12 +58,36 @@ def _sim_keys(daemon: Daemon, keys: SimKeys, key: str) -> None:
         log.info("key %r: %s (stage %s)", key, exc, board.glance().stage)
 
 
+AUTOPLAY_DIR = "autoplay"
+"""The demo's own store (under the default state directory): it never touches your games."""
+
+
+def _seconds(text: str) -> float:
+    """An argparse type: a number of seconds above 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"{text} is not a number of seconds above 0")
+    return value
+
+
+def state_dir(args: argparse.Namespace) -> str | None:
+    """Where the game store lives: --state-dir, the demo's own store with --autoplay (a
+    demo must not store your game in progress as abandoned), else the default (None)."""
+    if args.state_dir is not None or args.autoplay is None:
+        return args.state_dir  # type: ignore[no-any-return]
+    return str(Path(default_state_dir()) / AUTOPLAY_DIR)
+
+
 def _parser() -> argparse.ArgumentParser:
     """The arguments of `kiothi-board run`."""
     parser = argparse.ArgumentParser(
         prog="kiothi-board run",
         description="Run the board daemon. Without a board attached it runs the simulator "
         "(with a warning); --sim forces it.",
+        formatter_class=DefaultsFormatter,
     )
     parser.add_argument("--config", help="TOML configuration file (default: built-in)")
     parser.add_argument("--sim", action="store_true", help="simulated pit inputs and LED rings")
@@ -72,9 +99,11 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--no-api", action="store_true", help="run without the API servers")
     parser.add_argument(
         "--autoplay",
-        type=float,
+        type=_seconds,
         metavar="SECONDS",
-        help="simulator: press where the light points every SECONDS (an unattended demo)",
+        help="simulator: press where the light points every SECONDS (an unattended demo; "
+        f"its games go to a store of their own, {AUTOPLAY_DIR}/ in the default state "
+        "directory, unless --state-dir is given)",
     )
     parser.add_argument("--seed", type=int, help="seed the AI and autoplay (reproducible demos)")
     parser.add_argument(
@@ -175,11 +204,12 @@ def _start(args: argparse.Namespace) -> Daemon | int:
         level=config.daemon.log_level.upper(),
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
+    warnings.simplefilter("ignore", DriverFallback)  # the log line says it, once
     try:
         return Daemon(
             config,
             sim=args.sim,
-            state_dir=args.state_dir,
+            state_dir=state_dir(args),
             api=not args.no_api,
             autoplay=args.autoplay,
             seed=args.seed,
