@@ -41,8 +41,9 @@ def _sim_keys(daemon: Daemon, keys: SimKeys, key: str) -> None:
     keys.said = None
     glance = board.glance()
     playing = glance.stage not in ("none", "over")
-    action = keys.feed(key, playing=playing, ai=playing and not glance.settings.auto
-                       and len(glance.settings.humans) < 2)  # fmt: skip
+    humans = glance.settings.humans
+    ai = playing and len(humans) == 1  # one player against the AI
+    action = keys.feed(key, playing=playing, ai=ai)
     try:
         match action:
             case ("tap", int(pit)) if isinstance(inputs, FakePitInput):
@@ -51,6 +52,8 @@ def _sim_keys(daemon: Daemon, keys: SimKeys, key: str) -> None:
                 inputs.hold(pit, daemon.config.board.hold_s + 0.1)
             case ("command", "new"):
                 daemon.new_game_from_config()
+            case ("command", "resign") if ai:
+                board.run("resign", humans[0])  # the player resigns, even on the AI's turn
             case ("command", str(command)):
                 board.run(command)  # the session's command table, as gestures use
     except KiothiError as exc:

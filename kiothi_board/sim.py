@@ -136,6 +136,9 @@ ASK_RESIGN = (
     "Resign? Press y to confirm: the player to move resigns and the other wins (R13); "
     "any other key keeps playing."
 )
+ASK_RESIGN_AI = (
+    "Resign? Press y to confirm: you resign and the AI wins (R13); any other key keeps playing."
+)
 ASK_AGREE = (
     "End by agreement? Press y to confirm: each player takes the seeds left in their own "
     "row and the higher count wins (R13); any other key keeps playing."
@@ -155,6 +158,7 @@ HELP_LONG = (
     "? this help · Ctrl-C quit. Any key closes this help."
 )
 _ASKS = {"new": ASK_NEW, "resign": ASK_RESIGN, "end": ASK_AGREE}
+_ASKS_AI = {"resign": ASK_RESIGN_AI, "end": ASK_AGREE_AI}
 
 Action = tuple[str, int | str]
 """("tap", pit), ("hold", pit) or ("command", name)."""
@@ -193,7 +197,7 @@ class SimKeys:
                 self.said = NO_GAME
                 return None
             self._asked = command
-            self.prompt = ASK_AGREE_AI if command == "end" and ai else _ASKS[command]
+            self.prompt = _ASKS_AI.get(command, _ASKS[command]) if ai else _ASKS[command]
             return None
         if command is None:
             return None

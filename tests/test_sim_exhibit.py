@@ -16,7 +16,7 @@ from kiothi_board.config import validate
 from kiothi_board.daemon import Daemon
 from kiothi_board.daemon_cli import _sim_keys, screen
 from kiothi_board.rules import INITIAL_BOARD, parse_pit, pit_name
-from kiothi_board.sim import ASK_AGREE_AI, ASK_RESIGN, SimKeys
+from kiothi_board.sim import ASK_AGREE_AI, ASK_RESIGN_AI, SimKeys
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 EXHIBIT = {"idle_s": 60, "countdown_s": 10, "level": 1}
@@ -132,7 +132,7 @@ def test_the_reset_after_resign_or_agreement_lists_the_real_changes(
     left = term.board.glance().board
     assert left is not None
     prompt = term.key(ending)
-    assert (ASK_RESIGN if ending == "x" else ASK_AGREE_AI)[:30] in prompt.replace("\n", " ")
+    assert (ASK_RESIGN_AI if ending == "x" else ASK_AGREE_AI)[:40] in prompt.replace("\n", " ")
     assert term.board.state()["stage"] == "turn", "nothing ends before the y"
     over = term.key("y")
     assert "Game over" in over and ("resigned" in over or "agreement" in over), over
@@ -160,7 +160,7 @@ def test_keys_outside_the_exhibition(tmp_path: Path) -> None:
         t.play_until_turn(0)
         assert "South to move: press" in " ".join(t.lines())
         assert not any("to move S" in line for line in t.lines()), "said once"
-        assert ASK_RESIGN[:20] in t.key("x")
+        assert ASK_RESIGN_AI[:40] in " ".join(t.key("x").split())
         t.key("y")
         t.tick(11 * 20)  # the result shows, then the board is idle
         assert any(line.startswith("No game") for line in t.lines()), t.lines()
@@ -169,5 +169,25 @@ def test_keys_outside_the_exhibition(tmp_path: Path) -> None:
         assert t.key("a") and t.keys.prompt is not None and "AI" in t.keys.prompt
         t.key("q")  # any other key keeps the game
         assert t.board.state()["stage"] == "open" and t.keys.prompt is None
+    finally:
+        t.close()
+
+
+def test_x_during_the_ais_move_resigns_for_the_player(tmp_path: Path) -> None:
+    t = Term(tmp_path, exhibit=False)
+    try:
+        t.key("n")  # the first game is the tutorial: a game against the AI instead
+        t.key("y")
+        assert t.board.state()["settings"]["humans"] == ["S"]
+        t.play_until_turn(0)
+        t.key(_key(parse_pit(t.board.state()["position"]["legal"][0])))
+        while t.board.state()["position"]["to_move"] == "S":  # South's move, guided
+            t.key(_key(t.board.expected_pit()))  # type: ignore[arg-type]
+        assert t.board.state()["stage"] in ("turn", "sow")  # the AI's turn or its move
+        t.key("x")
+        text = t.key("y")
+        record = t.board.get_game(2)
+        assert record is not None and record["result"]["by"] == "S", record["result"]
+        assert "South resigned (R13). North wins" in " ".join(text.split())
     finally:
         t.close()
