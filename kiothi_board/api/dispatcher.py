@@ -32,6 +32,7 @@ from kiothi_board.api.commands import (
     _is_ours,
     _valid_id,
     frame_to_hex,
+    watching_only,
 )
 from kiothi_board.api.protocol import (
     MAX_LINE,
@@ -395,9 +396,7 @@ class Dispatcher(CommandHandlers):
             return error_reply(rid, "rate_limited", "too many requests; slow down")
         needs_control = cmd in CONTROL_COMMANDS or (added is not None and added[1])
         if needs_control and session.role != "control":
-            return error_reply(
-                rid, "unauthorized", f"{cmd} needs control: send hello with the board's token"
-            )
+            return error_reply(rid, "unauthorized", watching_only(cmd))
         return self._run(session, rid, cmd, args)
 
     def _run(

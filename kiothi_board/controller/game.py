@@ -180,9 +180,19 @@ def _after_action(game: Game, pos: Position, text: str) -> Game:
     )
 
 
+_WHEN: dict[str, str] = {
+    "open": "during the opening",
+    "turn": "while a move is being chosen",
+    "sow": "while a move is being sown",
+    "guided_open": "while an opening is being placed",
+    "set": "while the board is being set",
+    "over": "now: the game is over",
+}
+
+
 def _need(game: Game, *stages: Stage) -> None:
     if game.stage not in stages:
-        raise IllegalMoveError(f"not possible while the game is in stage {game.stage!r}")
+        raise IllegalMoveError(f"not possible {_WHEN[game.stage]}")
 
 
 def apply(game: Game, event: GameEvent) -> Game:
@@ -191,9 +201,11 @@ def apply(game: Game, event: GameEvent) -> Game:
         case Select(pit, lifted, walk):
             return _select(game, pit, lifted=lifted, walk=walk)
         case Walk():
-            _need(game, "set")
-            if game.trace is None or game.target is not None:
-                raise IllegalMoveError("only a long move can be walked drop by drop")
+            if game.stage != "set" or game.trace is None or game.target is not None:
+                raise IllegalMoveError(
+                    "Nothing to walk: only a long move, shown as its result, can be walked "
+                    "drop by drop."
+                )
             # Walking starts from the board as it was before the move; set pits reset by hand.
             return replace(game, stage="sow", steps=sow_steps(game.trace), index=0)
         case Advance():

@@ -35,6 +35,7 @@ from kiothi_board.api.limits import ConnectionGuard, GuardedProtocol
 from kiothi_board.clock import SystemClock
 from kiothi_board.fleet.hub import FleetHub
 from kiothi_board.fleet.pages import Encoder, PageOutbox
+from kiothi_board.helptext import DefaultsFormatter
 
 __all__ = ["ACTIONS", "main", "make_app"]
 
@@ -247,13 +248,49 @@ def _handle(
     return {"type": "sent", "action": action, "board": msg.get("board")}
 
 
+class _Parser(argparse.ArgumentParser):
+    """Bad arguments are one line (no usage block): what was wrong, and where help is."""
+
+    def error(self, message: str) -> Any:
+        self.exit(2, f"{self.prog}: {message} (--help lists the options)\n")
+
+
+def _port(text: str) -> int:
+    """An argparse type: a TCP port, 0 (any free port) to 65535."""
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"{port} is not a port: use 0 (any free port) to 65535")
+    return port
+
+
+def _broker(text: str) -> str:
+    """An argparse type: an mqtt:// or mqtts:// URL (checked as the daemon checks mqtt.url)."""
+    from kiothi_board.api.mqtt_settings import parse_broker_url
+    from kiothi_board.errors import ConfigError
+
+    try:
+        parse_broker_url(text)
+    except ConfigError as exc:
+        raise argparse.ArgumentTypeError(str(exc).removeprefix("mqtt.url: ")) from None
+    return text
+
+
 def main(argv: Sequence[str]) -> int:
     """`kiothi-board fleet --broker URL [--port N]`: serve the dashboard until interrupted."""
-    p = argparse.ArgumentParser(prog="kiothi-board fleet", description=__doc__.split("\n")[0])
-    p.add_argument("--broker", default="mqtt://127.0.0.1:1883", help="mqtt:// or mqtts:// URL")
+    p = _Parser(
+        prog="kiothi-board fleet",
+        description=__doc__.split("\n")[0],
+        formatter_class=DefaultsFormatter,
+    )
+    p.add_argument(
+        "--broker", type=_broker, default="mqtt://127.0.0.1:1883", help="mqtt:// or mqtts:// URL"
+    )
     p.add_argument("--prefix", default="kiothi/v1", help="the boards' topic prefix")
     p.add_argument("--host", default="127.0.0.1", help="listen address")
-    p.add_argument("--port", type=int, default=8430, help="listen port (0: any free port)")
+    p.add_argument("--port", type=_port, default=8430, help="listen port (0: any free port)")
     p.add_argument("--allow-host", action="append", default=[], help="another name to answer to")
     p.add_argument("--username", help="the dashboard's broker user")
     p.add_argument("--tls-ca", help="CA file for mqtts://")

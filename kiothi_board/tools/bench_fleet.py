@@ -25,6 +25,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from kiothi_board.helptext import DefaultsFormatter
+
 __all__ = ["main"]
 
 
@@ -102,7 +104,11 @@ async def _watch(url: str, sent: dict[tuple[str, int], float], seconds: float) -
 
 def main(argv: Sequence[str]) -> int:
     """Run the fleet benchmark and print its figures."""
-    p = argparse.ArgumentParser(prog="kiothi-board bench fleet", description=__doc__.split("\n")[0])
+    p = argparse.ArgumentParser(
+        prog="kiothi-board bench fleet",
+        description=__doc__.split("\n")[0],
+        formatter_class=DefaultsFormatter,
+    )
     p.add_argument("--boards", type=int, default=50)
     p.add_argument("--seconds", type=float, default=30.0)
     p.add_argument("--broker", default="mqtt://127.0.0.1:1883")
