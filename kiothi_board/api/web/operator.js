@@ -92,7 +92,6 @@ async function storeProblems() {
 }
 
 async function refresh(fill) {
-  storeProblems();
   try {
     const [{ settings }, { state }, { games }] = await Promise.all([
       client.request("settings.get"), client.request("state"), client.request("games.list", { limit: 10 }),
@@ -114,6 +113,7 @@ async function refresh(fill) {
       $("games").appendChild(tr);
     }
   } catch (e) { /* reconnecting */ }
+  storeProblems();  // after the form is filled: its requests must not delay that
 }
 
 client.on("open", (hello) => {
