@@ -148,7 +148,8 @@ ASK_AGREE_AI = (
     "the seeds left in your own row and the higher count wins (R13); any other key keeps "
     "playing."
 )
-NO_GAME = "No game to end: hold any pit (Shift with its key) to start one."
+NO_GAME = "No game in play: hold any pit (Shift with its key) or press n to start one."
+_IN_GAME = frozenset({"hint", "undo", "check", "end", "resign", "walk", "pause"})
 HELP_LONG = (
     "Keys: 1…0 press S1…S10 (your row, left to right); q…p press N10…N1 (the far row as "
     "you see it); Shift with a key holds that pit (a hold passes in the opening, confirms a "
@@ -190,12 +191,12 @@ class SimKeys:
         if command == "help":
             self.help = True
             return None
+        if not playing and command in _IN_GAME:
+            self.said = NO_GAME  # not "no game: start one with new_game()"
+            return None
         if command in _ASKS:
-            if not playing:
-                if command == "new":
-                    return ("command", "new")
-                self.said = NO_GAME
-                return None
+            if not playing:  # `n`: nothing to lose, so no question
+                return ("command", "new")
             self._asked = command
             self.prompt = _ASKS_AI.get(command, _ASKS[command]) if ai else _ASKS[command]
             return None
