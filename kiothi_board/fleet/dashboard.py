@@ -181,6 +181,12 @@ async def _handle(text: str, hub: FleetHub, token: str | None, role: list[str]) 
     return {"type": "sent", "action": action, "board": msg.get("board")}
 
 
+READ_ONLY = (
+    "kiothi-board fleet: KIOTHI_FLEET_TOKEN is not set, so the dashboard is read-only: "
+    "nobody can sign in to start games or switch exhibitions (docs/fleet.md, The dashboard)"
+)
+
+
 class _Parser(argparse.ArgumentParser):
     """Bad arguments are one line (no usage block): what was wrong, and where help is."""
 
@@ -235,6 +241,8 @@ def main(argv: Sequence[str]) -> int:
     if token is not None and len(token) < 16:
         print("kiothi-board fleet: KIOTHI_FLEET_TOKEN must be 16 characters or more", flush=True)
         return 2
+    if token is None:
+        print(READ_ONLY, flush=True)
     hub = FleetHub(
         args.broker,
         clock=SystemClock(),

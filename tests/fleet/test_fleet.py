@@ -241,3 +241,29 @@ def test_bad_broker_and_port_are_one_line_errors(capsys: pytest.CaptureFixture[s
         assert exc.value.code == 2
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and words in err and "Traceback" not in err, err
+
+
+def test_a_dashboard_without_a_token_says_it_is_read_only(tmp_path: Any) -> None:
+    """Issue 24 #6: it started read-only without saying so."""
+    import os
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if k != "KIOTHI_FLEET_TOKEN"}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "kiothi_board", "fleet", "--port", "0",
+         "--broker", "mqtt://127.0.0.1:9"],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env, cwd=tmp_path,
+    )  # fmt: skip
+    try:
+        assert proc.stdout is not None
+        lines = []
+        for line in proc.stdout:
+            lines.append(line)
+            if line.startswith("fleet dashboard on"):
+                break
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.communicate(timeout=30)
+    said = "".join(lines)
+    assert "KIOTHI_FLEET_TOKEN is not set, so the dashboard is read-only" in said, said
