@@ -43,8 +43,8 @@ COMMANDS = {
 }
 HELP = (
     "keys: 1…0 = S1…S10, q…p = N10…N1, shifted (or . then the key) = hold · h hint · "
-    "z undo · c check · a agree · x resign · n new game · g tutorial · space pause · v walk · ? help · "
-    "Ctrl-C quit"
+    "z undo · c check · a agree · x resign · n new game · g tutorial · space pause · "
+    "v walk · ? help · Ctrl-C quit"
 )
 
 
@@ -156,9 +156,10 @@ HELP_LONG = (
     "Keys: 1…0 press S1…S10 (your row, left to right); q…p press N10…N1 (the far row as "
     "you see it); Shift with a key holds that pit, or `.` then the key on any keyboard (a "
     "hold passes in the opening, confirms a board set back, starts a game when none is on). "
-    "h hint · z undo (against the AI: back to your own turn) · c check the board · a end by agreement · x resign · n new game · "
-    "g tutorial · space pause or resume a flowing move · v walk a long move drop by drop · "
-    "? this help · Ctrl-C quit. Any key closes this help."
+    "h hint · z undo (against the AI: back to your own turn) · c check the board · "
+    "a end by agreement · x resign · n new game · g tutorial · space pause or resume a "
+    "flowing move · v walk a long move drop by drop · ? this help · Ctrl-C quit. "
+    "Any key closes this help."
 )
 _ASKS = {"new": ASK_NEW, "resign": ASK_RESIGN, "end": ASK_AGREE}
 _ASKS_AI = {"resign": ASK_RESIGN_AI, "end": ASK_AGREE_AI}
