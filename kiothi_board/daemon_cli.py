@@ -132,11 +132,21 @@ def _announce(daemon: Daemon, config: Config) -> str | None:
     if daemon.web_url is not None:
         print(f"kiothi-board: the board's web page is at {daemon.web_url}", file=sys.stderr)
         api_cfg = config["api"]
-        if daemon.simulated and daemon.api is not None:
+        if daemon.simulated and daemon.api is not None and sys.stderr.isatty():
             # Whoever reads this terminal started the simulator: give them control of the
-            # twin with a one-time session ticket (the plain address stays read-only).
-            play_url = f"{daemon.web_url}#ticket={daemon.api.access.issue_ticket()}"
+            # twin with a one-time, 10-minute ticket (the plain address stays read-only).
+            # Never when stderr is not a terminal: that is a journal or a file, kept for
+            # months and readable by others.
+            play_url = f"{daemon.web_url}#ticket={daemon.api.access.issue_ticket('once')}"
             print(f"kiothi-board: play on the web twin: {play_url}", file=sys.stderr)
+            print(f"kiothi-board: {operator_line(daemon, True)}", file=sys.stderr)
+        elif daemon.simulated and daemon.api is not None:
+            print(
+                "kiothi-board: the web twin is read-only here (no terminal to show a one-time "
+                "link on): run in a terminal, or set api.token or api.staff_pin",
+                file=sys.stderr,
+            )
+            print(f"kiothi-board: {operator_line(daemon, False)}", file=sys.stderr)
         elif not (api_cfg["token"] or api_cfg["staff_pin"]):
             print(
                 "kiothi-board: the page and TCP are read-only: set api.token "
@@ -144,6 +154,22 @@ def _announce(daemon: Daemon, config: Config) -> str | None:
                 file=sys.stderr,
             )
     return play_url
+
+
+def operator_line(daemon: Daemon, tty: bool) -> str:
+    """Where the simulator's operator page is and how it gives control, in words.
+
+    The access code is a secret: it is shown on a terminal only, never written to a log
+    or a journal (a service's stderr)."""
+    page = f"{daemon.web_url}operator"
+    if daemon.sim_code is None:
+        return f"the operator page is at {page}; its access code is your api.staff_pin"
+    if not tty:
+        return (
+            f"the operator page is at {page}; its access code is shown only when the "
+            "simulator runs in a terminal (or set api.staff_pin)"
+        )
+    return f"the operator page is at {page}; its access code for this run is {daemon.sim_code}"
 
 
 def _terminal_board(
@@ -172,6 +198,8 @@ def screen(daemon: Daemon, keys: SimKeys, play_url: str | None) -> str:
 
     state = daemon.controller.state()
     state["url"] = play_url
+    if play_url is not None:  # the view is a terminal: the access code may show
+        state["url"] = f"{play_url}\n{operator_line(daemon, True)}"
     state["said"] = keys.prompt or keys.said or state.get("said")
     state["help"] = keys.help
     director = daemon.exhibition.director

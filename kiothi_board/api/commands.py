@@ -185,7 +185,13 @@ class CommandHandlers:
 
     def _authorize(self, session: ClientSession, **secrets_: str | None) -> str:
         """Check a token, PIN or ticket (kiothi_board/api/access.py); returns a ticket."""
-        ticket = self.access.authenticate(session.peer, locked=session.locked, **secrets_)
+        if session.no_secrets is not None:
+            # Refused before it is checked: the secret was already readable by others.
+            raise ApiError("unauthorized", session.no_secrets)
+        token, pin, ticket_ = (secrets_.get(k) for k in ("token", "pin", "ticket"))
+        ticket = self.access.authenticate(
+            session.peer, locked=session.locked, token=token, pin=pin, ticket=ticket_
+        )
         session.role = "control"
         return ticket
 
