@@ -122,11 +122,13 @@ def exhibit_state(state: dict[str, Any], exhibit: dict[str, Any]) -> dict[str, A
     if not exhibit.get("enabled") or line is None:
         return state
     out = {**state, "instruction": line}
-    if exhibit.get("phase") == "reset" and exhibit.get("board") is not None:
-        out.update(board=exhibit["board"], restore={"pending": exhibit.get("pending") or []})
-        out.update(expect=None, stage="none")  # no game shown: the reset's targets only
-    elif exhibit.get("phase") != "countdown":
-        out.update(expect=None, stage="none")
+    if exhibit.get("phase") == "countdown":
+        return out  # the game is still on, dimmed under the countdown
+    out.update(expect=None, stage="none")  # no game shown
+    if exhibit.get("board") is not None:  # the reset's targets, or the start it set
+        out["board"] = exhibit["board"]
+    if exhibit.get("phase") == "reset":
+        out["restore"] = {"pending": exhibit.get("pending") or []}
     return out
 
 

@@ -109,6 +109,7 @@ def test_the_exhibition_cycle_in_the_terminal(term: Term) -> None:
         "Press any pit to play against the board, or a pit on each side for two players."
         in term.lines()
     )
+    assert term.labels()["S6"] == "6" and term.labels()["S1"] == "0", "the start, as set"
     term.key("3")
     term.tick(80)  # the two-player window passes: a game against the AI
     assert term.daemon.exhibition.director.status()["phase"] == "playing"
