@@ -254,6 +254,12 @@ def _handle(
     return {"type": "sent", "action": action, "board": msg.get("board")}
 
 
+READ_ONLY = (
+    "kiothi-board fleet: KIOTHI_FLEET_TOKEN is not set, so the dashboard is read-only: "
+    "nobody can sign in to start games or switch exhibitions (docs/fleet.md, The dashboard)"
+)
+
+
 class _Parser(argparse.ArgumentParser):
     """Bad arguments are one line (no usage block): what was wrong, and where help is."""
 
@@ -316,6 +322,8 @@ def main(argv: Sequence[str]) -> int:
             flush=True,
         )
         return 2
+    if token is None:
+        print(READ_ONLY, flush=True)
     hub = FleetHub(
         args.broker,
         clock=SystemClock(),

@@ -244,10 +244,20 @@ class FleetHub:
         if not BOARD_ID.match(board) or not (topic in _RETAINED or topic == "events"):
             self.ignored += 1  # cmd/ and reply/ traffic, or a stranger's topics
             return
+        if topic == "status" and not payload:
+            self._forget(board)  # its retained status cleared: a retired board (docs/fleet.md)
+            return
         update = self._fold(board, topic, payload)
         if update is not None:
             self.messages += 1
             self.listeners.emit(update)
+
+    def _forget(self, board: str) -> None:
+        """Drop a board from the dashboard (its retained `status` was cleared)."""
+        with self._lock:
+            known = self._boards.pop(board, None) is not None
+        if known:
+            self.listeners.emit({"type": "boards", "boards": self.boards(), "broker": True})
 
     def _drop(self, reason: str, message: str, *, exc_info: bool = False) -> None:
         self.dropped[reason] = self.dropped.get(reason, 0) + 1
@@ -276,7 +286,7 @@ class FleetHub:
         with self._lock:
             view = self._boards.get(board)
             if view is None:
-                if len(self._boards) >= self._max_boards:
+                if not payload or len(self._boards) >= self._max_boards:  # cleared: forgotten
                     self.ignored += 1
                     return None
                 view = self._boards[board] = BoardView(board)
