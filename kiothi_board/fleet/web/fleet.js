@@ -69,11 +69,13 @@
       tileEls.set(b.board, t);
     }
     t.className = "tile " + b.status + (b.alerts.length ? " alert" : "");
-    t.setAttribute("aria-label", "board " + b.board + ", " + b.status);
+    // The tile's text is its accessible name (the board's name, status and facts); the
+    // mini board's bare numbers are left out of it.
     const head = el("div", "tile-head");
     head.appendChild(el("h2", "", b.board));
     head.appendChild(el("span", "status " + b.status, b.status));
     const board = el("div", "board");
+    board.setAttribute("aria-hidden", "true");
     drawBoard(board, b.state);
     const parts = [head, board, facts(b)];
     if (b.alerts.length) {
