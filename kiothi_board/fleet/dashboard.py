@@ -138,7 +138,8 @@ async def _serve_client(ws: web.WebSocketResponse, hub: FleetHub, token: str | N
         while True:
             await ws.send_json(await updates.get())
 
-    await ws.send_json({"type": "boards", "boards": hub.boards(), "role": role[0]})
+    first = {"type": "boards", "boards": hub.boards(), "role": role[0], "staff": bool(token)}
+    await ws.send_json(first)
     hub.listeners.add(listener)
     pumper = asyncio.create_task(pump())
     try:
@@ -168,6 +169,13 @@ async def _handle(text: str, hub: FleetHub, token: str | None, role: list[str]) 
         log.warning("fleet: a wrong staff token was given")
         return {"type": "error", "message": "wrong token" if token else "no staff token is set"}
     action = msg.get("action")
+    if action == "forget":  # the dashboard's own table: a retired board, not a command
+        if role[0] != "control":
+            return {"type": "error", "message": "forget needs the staff token"}
+        name = str(msg.get("board", ""))
+        if not hub.forget(name):
+            return {"type": "error", "message": f"{name[:40]} is online or unknown: not forgotten"}
+        return {"type": "forgotten", "board": name}
     if action not in ACTIONS:
         return {"type": "error", "message": f"unknown action {str(action)[:40]!r}"}
     if role[0] != "control":
@@ -232,6 +240,8 @@ async def _serve(hub: FleetHub, args: argparse.Namespace, token: str | None) -> 
         server.sockets[0].getsockname()[1] if server is not None and server.sockets else args.port
     )
     print(f"fleet dashboard on http://{args.host}:{port}/ watching {args.broker}", flush=True)
+    if token is None:
+        print("fleet dashboard is read-only: set KIOTHI_FLEET_TOKEN for staff actions", flush=True)
     try:
         await asyncio.Event().wait()
     finally:

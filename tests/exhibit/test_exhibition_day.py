@@ -195,6 +195,11 @@ def test_operator_page_charts_the_day(day: tuple[Day, float]) -> None:
         page.fill("#token", PIN)  # the curator's PIN: a session for this browser
         page.click("#save-token")
         page.wait_for_selector("body[data-stats='drawn']")
+        # Issue 24: visitors get the visitor level, offered by default; one brightness shown.
+        page.wait_for_selector("#exhibit-lights:not([hidden])")
+        assert page.input_value("#level") == "adaptive"
+        assert page.is_disabled("#brightness")
+        assert "brightness" not in page.inner_text("#exhibit-line").replace("brightness: under", "")
         page.fill("#stats-day", DAY)
         page.click("#stats-refresh")
         wait_js(
