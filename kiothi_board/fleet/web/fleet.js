@@ -27,7 +27,7 @@
     labels: { uptime: "Up for", free_disk: "Free disk", status: "Status", clients: "Connections",
       events: "Events sent", requests: "Requests", errors: "Errors", ai_core: "AI core",
       exhibit: "Exhibition", cpu_temperature: "CPU temperature", input_faults: "Input faults",
-      phase: "Phase", enabled: "On", link: "Co-processor link", games: "Games",
+      phase: "Phase", enabled: "Mode", link: "Co-processor link", games: "Games",
       started: "started", finished: "finished", abandoned: "abandoned", wrong: "Wrong presses",
       hints: "Hints", restarts: "Restarts" },
     events: { move: "a move", game_over: "game over", new_game: "a new game", wrong: "a wrong press",
@@ -138,6 +138,7 @@
     if (key === "free_disk" && typeof v === "number") return `${(v / 1e9).toFixed(1)} GB`;
     if (key === "cpu_temperature" && typeof v === "number") return `${v.toFixed(0)} °C`;
     if (key === "ai_core" && v && typeof v === "object") return String(v.core || "—");
+    if (key === "enabled" && typeof v === "boolean") return v ? "on" : "off";
     if (typeof v === "boolean") return v ? "yes" : "no";
     return readable(v);
   }
