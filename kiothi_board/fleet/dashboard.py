@@ -207,7 +207,8 @@ async def _serve_client(
                 text = json.dumps({"type": "boards", "boards": hub.boards()})
             await ws.send_str(text)
 
-    await ws.send_json({"type": "boards", "boards": hub.boards(), "role": role[0]})
+    first = {"type": "boards", "boards": hub.boards(), "role": role[0], "staff": bool(token)}
+    await ws.send_json(first)
     hub.listeners.add(listener)
     pumper = asyncio.create_task(pump())
     try:
@@ -242,6 +243,13 @@ def _handle(
             return {"type": "role", "role": "control"}
         return {"type": "error", "message": verdict}
     action = msg.get("action")
+    if action == "forget":  # the dashboard's own table: a retired board, not a command
+        if role[0] != "control":
+            return {"type": "error", "message": "forget needs the staff token"}
+        name = str(msg.get("board", ""))
+        if not hub.forget(name):
+            return {"type": "error", "message": f"{name[:40]} is online or unknown: not forgotten"}
+        return {"type": "forgotten", "board": name}
     if action not in ACTIONS:
         return {"type": "error", "message": f"unknown action {str(action)[:40]!r}"}
     if role[0] != "control":
@@ -370,6 +378,8 @@ async def _serve(hub: FleetHub, args: argparse.Namespace, token: str | None) -> 
         print(f"kiothi-board fleet: cannot listen on {args.host}:{args.port}: {exc.strerror}")
         raise SystemExit(2) from exc
     print(f"fleet dashboard on http://{args.host}:{port}/ watching {args.broker}", flush=True)
+    if token is None:
+        print("fleet dashboard is read-only: set KIOTHI_FLEET_TOKEN for staff actions", flush=True)
     try:
         await asyncio.Event().wait()
     finally:

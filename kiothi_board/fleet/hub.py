@@ -285,6 +285,8 @@ class FleetHub:
         now = self._clock.now()
         with self._lock:
             view = self._boards.get(board)
+            if view is None and not payload:
+                return None  # a cleared retained topic of a forgotten board: keep it gone
             if view is None:
                 if not payload or len(self._boards) >= self._max_boards:  # cleared: forgotten
                     self.ignored += 1
@@ -297,6 +299,19 @@ class FleetHub:
             view.seen = now
             view.changes += 1
             return {"type": "board", "board": view.to_json(now, self.silent_after)}
+
+    def forget(self, name: str) -> bool:
+        """Drop a board that is not online from the table (a retired board); whether it was.
+
+        Its retained topics stay on the broker: it comes back at the next reconnect unless
+        they are cleared there too (docs/fleet.md)."""
+        with self._lock:
+            view = self._boards.get(name)
+            if view is None or view.status == "online":
+                return False
+            del self._boards[name]
+        self.listeners.emit({"type": "boards", "boards": self.boards()})
+        return True
 
     # ------------------------------------------------------------------ staff actions
     def command(self, board: str, cmd: str, args: dict[str, Any]) -> None:
