@@ -82,6 +82,11 @@ class StaffGate:
             rate=0.2, burst=5.0, global_rate=1.0, global_burst=10.0, clock=SystemClock()
         )
 
+    @property
+    def staff(self) -> bool:
+        """Whether staff can sign in at all (a token is set)."""
+        return bool(self._token)
+
     def check(self, peer: str, given: object) -> str:
         """`control`, or why not: `no staff token is set`, `rate_limited`, `wrong token`."""
         if not self._token:
@@ -207,7 +212,7 @@ async def _serve_client(
                 text = json.dumps({"type": "boards", "boards": hub.boards()})
             await ws.send_str(text)
 
-    first = {"type": "boards", "boards": hub.boards(), "role": role[0], "staff": bool(token)}
+    first = {"type": "boards", "boards": hub.boards(), "role": role[0], "staff": gate.staff}
     await ws.send_json(first)
     hub.listeners.add(listener)
     pumper = asyncio.create_task(pump())
@@ -378,8 +383,6 @@ async def _serve(hub: FleetHub, args: argparse.Namespace, token: str | None) -> 
         print(f"kiothi-board fleet: cannot listen on {args.host}:{args.port}: {exc.strerror}")
         raise SystemExit(2) from exc
     print(f"fleet dashboard on http://{args.host}:{port}/ watching {args.broker}", flush=True)
-    if token is None:
-        print("fleet dashboard is read-only: set KIOTHI_FLEET_TOKEN for staff actions", flush=True)
     try:
         await asyncio.Event().wait()
     finally:

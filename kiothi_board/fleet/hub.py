@@ -245,19 +245,12 @@ class FleetHub:
             self.ignored += 1  # cmd/ and reply/ traffic, or a stranger's topics
             return
         if topic == "status" and not payload:
-            self._forget(board)  # its retained status cleared: a retired board (docs/fleet.md)
+            self.forget(board, online_too=True)  # its retained status cleared: retired
             return
         update = self._fold(board, topic, payload)
         if update is not None:
             self.messages += 1
             self.listeners.emit(update)
-
-    def _forget(self, board: str) -> None:
-        """Drop a board from the dashboard (its retained `status` was cleared)."""
-        with self._lock:
-            known = self._boards.pop(board, None) is not None
-        if known:
-            self.listeners.emit({"type": "boards", "boards": self.boards(), "broker": True})
 
     def _drop(self, reason: str, message: str, *, exc_info: bool = False) -> None:
         self.dropped[reason] = self.dropped.get(reason, 0) + 1
@@ -300,14 +293,15 @@ class FleetHub:
             view.changes += 1
             return {"type": "board", "board": view.to_json(now, self.silent_after)}
 
-    def forget(self, name: str) -> bool:
-        """Drop a board that is not online from the table (a retired board); whether it was.
+    def forget(self, name: str, *, online_too: bool = False) -> bool:
+        """Drop a retired board from the table; whether it was there.
 
-        Its retained topics stay on the broker: it comes back at the next reconnect unless
-        they are cleared there too (docs/fleet.md)."""
+        Staff forget a board that is not online; its retained topics stay on the broker, so
+        it comes back at the next reconnect unless they are cleared there too, and a cleared
+        retained `status` forgets it whatever it last said (docs/fleet.md)."""
         with self._lock:
             view = self._boards.get(name)
-            if view is None or view.status == "online":
+            if view is None or (view.status == "online" and not online_too):
                 return False
             del self._boards[name]
         self.listeners.emit({"type": "boards", "boards": self.boards()})
