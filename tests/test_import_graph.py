@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import ast
 import functools
+import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "kiothi_board"
+DOC = ROOT / "docs" / "architecture.md"
 
 # The floors, lowest first: a module may import its own floor and the floors below.
 FLOORS: dict[str, int] = {
@@ -18,6 +20,8 @@ FLOORS: dict[str, int] = {
     "kiothi_board.clock": 0,
     "kiothi_board.frame": 0,
     "kiothi_board.listeners": 0,
+    "kiothi_board.config_tables": 0,
+    "kiothi_board.helptext": 0,
     "kiothi_board.rules": 0,
     "kiothi_board.native": 0,
     "kiothi_board.ai": 1,
@@ -138,3 +142,30 @@ def test_the_checks_find_the_circles_and_the_upward_import_main_had() -> None:
         "kiothi_board.daemon (floor 7) imports kiothi_board.daemon_cli (floor 8)",
         "kiothi_board.fake_time (floor 5) imports kiothi_board.daemon (floor 7)",
     ]
+
+
+def documented_floors() -> dict[str, int]:
+    """The rooms docs/architecture.md's floor table names (every `name` in a row), as
+    module names with their floor."""
+    section = DOC.read_text("utf-8").split("## The floors", 1)[1].split("\n## ", 1)[0]
+    out: dict[str, int] = {}
+    for floor, rooms in re.findall(r"(?m)^\| (\d+) \| (.*) \|$", section):
+        for room in re.findall(r"`([a-z_]+(?:/[a-z_]+)*(?:\.py|/))`", rooms):
+            out["kiothi_board." + room.removesuffix("/").removesuffix(".py").replace("/", ".")] = (
+                int(floor)
+            )
+    return out
+
+
+def test_the_doc_names_every_floor_as_the_test_holds_it() -> None:
+    """Every room of FLOORS is in the doc's table on the same floor, the doc names no other,
+    and no module takes its floor from the package face unnamed (a new top-level module
+    must be given a floor here and in the doc)."""
+    named = {k: v for k, v in FLOORS.items() if k != "kiothi_board"}
+    assert documented_floors() == named
+    unnamed = [
+        n
+        for n in _modules()
+        if n != "kiothi_board" and not any(n == p or n.startswith(p + ".") for p in named)
+    ]
+    assert unnamed == []
