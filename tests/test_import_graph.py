@@ -16,12 +16,12 @@ DOC = ROOT / "docs" / "architecture.md"
 # The floors, lowest first: a module may import its own floor and the floors below.
 FLOORS: dict[str, int] = {
     "kiothi_board": 0,  # the package's face
+    "kiothi_board.config_tables": 0,
+    "kiothi_board.helptext": 0,
     "kiothi_board.errors": 0,
     "kiothi_board.clock": 0,
     "kiothi_board.frame": 0,
     "kiothi_board.listeners": 0,
-    "kiothi_board.config_tables": 0,
-    "kiothi_board.helptext": 0,
     "kiothi_board.rules": 0,
     "kiothi_board.native": 0,
     "kiothi_board.ai": 1,
