@@ -4,7 +4,6 @@ with a `DriverFallback` warning and a log line; each concern is resolved on its 
 from __future__ import annotations
 
 import logging
-import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -23,6 +22,7 @@ from kiothi_board.errors import (
     LinkError,
 )
 from kiothi_board.hardware.fakes import FakePitInput, FakePixelSink
+from tests.refusals import refused_at_start
 
 
 @pytest.fixture
@@ -169,10 +169,4 @@ def test_sim_checks_the_leds_layout_too(tmp_path: Path, leds: dict[str, Any], me
     config.write_text(
         '[leds]\noutput = "neopixel"\nchain = [0, 0, 2]\n[api]\ntcp_port = -1\nweb_port = -1\n'
     )
-    proc = subprocess.run(
-        [sys.executable, "-m", "kiothi_board", "run", "--sim", "--no-terminal",
-         "--config", str(config), "--state-dir", str(tmp_path / "state")],
-        capture_output=True, text=True, timeout=120, check=False,
-    )  # fmt: skip
-    assert proc.returncode != 0 and "Traceback" not in proc.stderr
-    assert "leds.chain must list each pit" in proc.stderr
+    assert "leds.chain must list each pit" in refused_at_start(config, tmp_path / "state")
