@@ -6,27 +6,23 @@ control tries to command a board, and a real Chromium watches the dashboard.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import queue
 import signal
-import threading
 import uuid
 from collections.abc import Iterator
 from typing import Any
 
 import paho.mqtt.client as mqtt
 import pytest
-from aiohttp import web
 from paho.mqtt.enums import CallbackAPIVersion
 
 from kiothi_board.clock import SystemClock
-from kiothi_board.fleet.dashboard import allowed_hosts, make_app
 from kiothi_board.fleet.hub import FleetHub
 from tests.api.helpers import ARTIFACTS
 from tests.browser import chromium, wait_js
-from tests.conftest import free_port
 from tests.fleet.conftest import USERS, BoardProcess, Broker, wait_until
+from tests.fleet.feed import Served
 
 STAFF_TOKEN = "staff-token-0123456789"
 
@@ -42,33 +38,6 @@ def _client(user: str) -> tuple[mqtt.Client, queue.Queue[tuple[str, bytes]]]:
 def _online(hub: FleetHub, names: set[str]) -> bool:
     views = {b["board"]: b for b in hub.boards()}
     return all(n in views and views[n]["status"] == "online" and views[n]["state"] for n in names)
-
-
-class Dashboard:
-    """The dashboard's aiohttp app on its own loop and thread."""
-
-    def __init__(self, hub: FleetHub) -> None:
-        self.port = free_port()
-        self.loop = asyncio.new_event_loop()
-        self._ready = threading.Event()
-        self._thread = threading.Thread(target=self._run, args=(hub,), daemon=True)
-        self._thread.start()
-        assert self._ready.wait(10), "dashboard did not start"
-
-    def _run(self, hub: FleetHub) -> None:
-        asyncio.set_event_loop(self.loop)
-        app = make_app(hub, token=STAFF_TOKEN, hosts=allowed_hosts("127.0.0.1", []))
-        self.runner = web.AppRunner(app, access_log=None)
-        self.loop.run_until_complete(self.runner.setup())
-        site = web.TCPSite(self.runner, "127.0.0.1", self.port)
-        self.loop.run_until_complete(site.start())
-        self._ready.set()
-        self.loop.run_forever()
-
-    def close(self) -> None:
-        asyncio.run_coroutine_threadsafe(self.runner.cleanup(), self.loop).result(10)
-        self.loop.call_soon_threadsafe(self.loop.stop)
-        self._thread.join(10)
 
 
 @pytest.fixture
@@ -130,11 +99,11 @@ def test_broker_restart_and_a_killed_board(
 ) -> None:
 
     wait_until(lambda: _online(hub, {"b1", "b2", "b3"}), 30, "three boards online")
-    dash = Dashboard(hub)
+    dash = Served(hub, token=STAFF_TOKEN)
     try:
         with chromium() as browser:
             page = browser.new_page(viewport={"width": 1280, "height": 800})
-            page.goto(f"http://127.0.0.1:{dash.port}/")
+            page.goto(dash.url)
             wait_js(page, "document.querySelectorAll('.tile').length === 3")
             page.focus(".tile[data-board=b1]")
             first = page.inner_text(".tile[data-board=b1]")
