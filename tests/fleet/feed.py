@@ -13,6 +13,7 @@ from aiohttp import web
 from kiothi_board.clock import SystemClock
 from kiothi_board.fleet.dashboard import allowed_hosts, make_app
 from kiothi_board.fleet.hub import FleetHub
+from tests.browser import wait_js
 from tests.conftest import free_port
 
 START = [0, 0, 0, 0, 0, 6, 6, 6, 6, 6, 0, 0, 0, 0, 0, 6, 6, 6, 6, 6]
@@ -22,6 +23,13 @@ def feed(hub: FleetHub, board: str, topic: str, payload: Any) -> None:
     """One message as the broker would deliver it."""
     data = payload if isinstance(payload, bytes) else json.dumps(payload).encode()
     hub._on_message(None, None, SimpleNamespace(topic=f"kiothi/v1/{board}/{topic}", payload=data))
+
+
+def sign_in(page: Any, token: str) -> None:
+    """Staff sign in on the dashboard's page with `token`, and wait until it says so."""
+    page.fill("#token", token)
+    page.press("#token", "Enter")
+    wait_js(page, "document.body.innerText.includes('staff actions are on')")
 
 
 def fed_hub() -> FleetHub:

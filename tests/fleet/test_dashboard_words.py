@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from tests.browser import WAIT_MS, chromium, wait_js
-from tests.fleet.feed import Served, fed_hub
+from tests.fleet.feed import Served, fed_hub, sign_in
 
 TOKEN = "staff-token-0123456789"
 HEARD = re.compile(r"heard (\d+ s|\d+ min|\d+ h \d+ min) ago")
@@ -47,9 +47,7 @@ def test_heard_ticks_and_the_detail_is_in_words() -> None:
             assert events.splitlines() == ["Game over", "A move (S6)"], events
             assert not page.is_visible("#forget"), "an online board is not forgotten"
             page.click("#detail-close")
-            page.fill("#token", TOKEN)
-            page.press("#token", "Enter")
-            wait_js(page, "document.body.innerText.includes('staff actions are on')")
+            sign_in(page, TOKEN)
             page.click(".tile[data-board=old-3]")
             page.click("#forget")
             wait_js(page, "document.querySelectorAll('.tile').length === 2")

@@ -22,7 +22,7 @@ from kiothi_board.fleet.hub import FleetHub
 from tests.api.helpers import ARTIFACTS
 from tests.browser import chromium, wait_js
 from tests.fleet.conftest import USERS, BoardProcess, Broker, wait_until
-from tests.fleet.feed import Served
+from tests.fleet.feed import Served, sign_in
 
 STAFF_TOKEN = "staff-token-0123456789"
 
@@ -147,9 +147,7 @@ def _staff_switch_exhibition(page: Any, hub: FleetHub) -> None:
     page.click(".tile[data-board=b2]")
     assert not page.is_visible("[data-action=exhibit]"), "read-only without the token"
     page.click("#detail-close")
-    page.fill("#token", STAFF_TOKEN)
-    page.press("#token", "Enter")
-    wait_js(page, "document.body.innerText.includes('staff actions are on')")
+    sign_in(page, STAFF_TOKEN)
     page.click(".tile[data-board=b2]")
     page.click("[data-action=exhibit][data-value=true]")
     wait_until(lambda: _exhibit(hub, "b2").get("enabled") is True, 30, "b2's exhibition on")
