@@ -142,7 +142,8 @@ def test_a_whole_game_with_the_keyboard_only() -> None:
         assert result["end"] == "ply-limit"
         wait_js(page, "!document.querySelector('#over').classList.contains('hidden')")
         over = page.inner_text("#over")
-        assert f"{result['captured'][0]} – {result['captured'][1]}" in over
+        first, second = (1, 0) if result["winner"] == "N" else (0, 1)  # the winner's first
+        assert f"{result['captured'][first]} – {result['captured'][second]}" in over
         assert page.inner_text("#cue") == ctl.instruction()
         for label in labels(page).values():
             assert "you may" not in label

@@ -261,10 +261,15 @@ def test_the_twin_page_shows_what_the_rings_show(day: tuple[Day, float]) -> None
         d.confirm_reset()  # the staff at closing time
         assert d.phase() == "closed"
         wait_js(page, "document.querySelector('#cue').textContent.includes('resting')")
+        # After the reset the pits hold the start: the numbers and labels say so (not 0).
+        wait_js(page, f"{counts}.join() === {','.join(map(str, R2_BOARD))!r}")
+        label = page.get_attribute('[data-pit="S6"]', "aria-label")
+        assert label == "S6, 6 seeds", label
         d.idle_until(d.t + 14.2 * 3600)  # 09:12 the next morning: open again
         d.confirm_reset()
         assert d.phase() == "attract"
         wait_js(page, "document.querySelector('#cue').textContent.startsWith('Press any pit')")
+        wait_js(page, f"{counts}.join() === {','.join(map(str, R2_BOARD))!r}")
         first = page.evaluate(leds)
         d.advance(3.0, step=0.1)  # the attract loop moves on the rings, and on the page
         wait_js(page, f"{leds} !== {first!r}")

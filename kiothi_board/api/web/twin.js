@@ -301,9 +301,12 @@ function render(st) {
     const you = plays() && humans.length === 1 && humans.includes(s);
     el.textContent = you ? WORDS.youRow(s) : on && !humans.includes(s) ? WORDS.aiRowLabel(s) : WORDS.rowLabel(s);
   }
-  // During an exhibition's reset the rings ask for the start position: so do the numbers.
+  // During an exhibition's reset the rings ask for the start position: so do the numbers;
+  // after it (attract, waking, closed) the pits hold it (the exhibit status' `board`).
   const resetting = !on && !!exhibit && exhibit.enabled && exhibit.phase === "reset";
-  const counts = on ? (st.board || st.position.board) : resetting ? START : new Array(20).fill(0);
+  const rested = !on && !!exhibit && exhibit.enabled && Array.isArray(exhibit.board);
+  const counts = on ? (st.board || st.position.board)
+    : resetting ? START : rested ? exhibit.board : new Array(20).fill(0);
   const pending = new Set((st.restore && st.restore.pending) || []);
   pits.forEach((p, i) => {
     const name = pitName(i);
@@ -342,7 +345,10 @@ function render(st) {
   const res = st.result;
   if (st.stage === "over" && res) {
     const who = res.end === "abandoned" ? WORDS.abandoned : WORDS.overWho(res.winner);
-    over.replaceChildren(...[who, `${res.captured[0]} – ${res.captured[1]}`,
+    // The winner's score first, as the game-over line says it (the layout puts North or
+    // South on the left by the width); a draw or an abandoned game: South's first.
+    const [a, b] = res.winner === "N" ? [1, 0] : [0, 1];
+    over.replaceChildren(...[who, `${res.captured[a]} – ${res.captured[b]}`,
       plays() ? WORDS.againPlay : WORDS.againWatch].map((text, k) => {
       const el = document.createElement(k ? "span" : "b");
       el.textContent = text;
