@@ -126,6 +126,7 @@ class SqliteStore:
         self.report: CorruptStoreReport | None = None
         self.quarantined: dict[int, str] = {}
         self.settings_problem: str | None = None
+        self.write_failure: str | None = None
         self._salvage_from: Path | None = None
         try:
             self._conn: sqlite3.Connection | None = self._open()
@@ -272,6 +273,11 @@ class SqliteStore:
             problems.append(
                 f"saved settings unreadable ({self.settings_problem}): using the config"
             )
+        if self.write_failure is not None:
+            problems.append(
+                f"cannot write ({self.write_failure}): the board plays on, and what is not "
+                "written yet is kept and retried; free some space"
+            )
         return {
             "status": "degraded" if problems else "ok",
             "quarantined": sorted(self.quarantined),
@@ -312,8 +318,10 @@ class SqliteStore:
                     if conn.in_transaction:
                         conn.execute("ROLLBACK")
                     raise
+                self.write_failure = None
                 return result
             except sqlite3.Error as exc:
+                self.write_failure = str(exc)  # a full disk: health says so until a write works
                 raise StoreError(f"writing game store {str(self.path)!r}: {exc}") from exc
 
     @staticmethod
