@@ -86,6 +86,9 @@ CREATE TABLE IF NOT EXISTS counts (
 ) WITHOUT ROWID
 """
 
+CLOCK_STEP = 5.0
+"""Seconds between the wall clock and a game's monotonic end that count as a clock step."""
+
 _QUARANTINE = (
     "CREATE TEMP TABLE IF NOT EXISTS quarantine (game_id INTEGER PRIMARY KEY, reason TEXT)"
 )
@@ -122,6 +125,10 @@ class SqliteStore:
         """
         self.path = Path(path)
         self._wall_clock = (clock or SystemClock()).wall
+        self._mono = (clock or SystemClock()).now
+        self._begun: dict[int, float] = {}  # game id -> monotonic time it began (this process)
+        self.clock_steps = 0
+        self.last_clock_step: float | None = None
         self._lock = threading.RLock()
         self.report: CorruptStoreReport | None = None
         self.quarantined: dict[int, str] = {}
@@ -289,6 +296,7 @@ class SqliteStore:
                 "lost": list(self.report.salvage.lost) if self.report.salvage else [],
             },
             "problems": problems,
+            "clock_steps": self.clock_steps,
         }
 
     # -- plumbing ---------------------------------------------------------------------------
@@ -367,7 +375,9 @@ class SqliteStore:
             assert cur.lastrowid is not None
             return int(cur.lastrowid)
 
-        return self._write(begin)
+        game_id = self._write(begin)
+        self._begun = {game_id: self._mono()}  # only the current game can be finished
+        return game_id
 
     def append_event(self, game_id: int, event: dict[str, Any]) -> int:
         """Append an event to the current game; returns its sequence number (1, 2, …)."""
@@ -416,10 +426,34 @@ class SqliteStore:
         status = self._status(c, game_id)
         if status != "current":
             raise StoreUsageError(f"game {game_id!r} is {status}: cannot finish it again")
+        started = float(
+            c.execute("SELECT started FROM games WHERE id = ?", (game_id,)).fetchone()[0]
+        )
         c.execute(
             "UPDATE games SET status = 'finished', finished = ?, record = ? WHERE id = ?",
-            (now, text, game_id),
+            (self._finished_at(game_id, started, now), text, game_id),
         )
+
+    def _finished_at(self, game_id: int, started: float, wall: float) -> float:
+        """When a game ended: its start plus its duration on the monotonic clock when it began
+        in this process (a wall-clock step during it — NTP at boot — is logged and counted,
+        not stored), else the wall time, never before the start."""
+        begun = self._begun.get(game_id)
+        finished = (
+            started + max(0.0, self._mono() - begun) if begun is not None else max(wall, started)
+        )
+        step = wall - finished
+        if abs(step) > CLOCK_STEP:
+            self.clock_steps += 1
+            self.last_clock_step = step
+            log.warning(
+                "game store: the wall clock stepped %+.0f s during game %d; its end is stamped "
+                "%.0f s after its start, by the monotonic clock",
+                step,
+                game_id,
+                finished - started,
+            )
+        return finished
 
     @staticmethod
     def _summary(row: sqlite3.Row | tuple[Any, ...]) -> dict[str, Any]:
