@@ -84,7 +84,22 @@ function fillSettings(s) {
   modeRows();
 }
 
+// What staff must know about the store (quarantined games, a salvaged file, a full disk):
+// `health` names it, and the board plays on meanwhile.
+async function storeProblems() {
+  try {
+    const health = await client.request("health");
+    const store = health.store || {};
+    const problems = Array.isArray(store.problems) ? store.problems : [];
+    $("store-panel").hidden = store.status !== "degraded";
+    $("store-problems").replaceChildren(...problems.map((p) => {
+      const li = document.createElement("li"); li.textContent = p; return li;
+    }));
+  } catch (e) { /* reconnecting */ }
+}
+
 async function refresh(fill) {
+  storeProblems();
   try {
     const [{ settings }, { state }, { games }] = await Promise.all([
       client.request("settings.get"), client.request("state"), client.request("games.list", { limit: 10 }),
@@ -157,7 +172,7 @@ $("brightness").oninput = () => ($("bright-v").textContent = `${$("brightness").
 // The access code is the board's token, or (digits only) the staff PIN, which the board
 // exchanges for a session cookie: the PIN itself is never stored in the browser.
 async function useCode(code) {
-  if (!/^[0-9]{6,12}$/.test(code)) {
+  if (!/^[0-9]{8,12}$/.test(code)) {
     localStorage.setItem("kiothi-token", code);
     client.ws.close();
     return;
