@@ -83,8 +83,8 @@ class StaffGate:
         )
 
     @property
-    def staff(self) -> bool:
-        """Whether staff can sign in at all (a token is set)."""
+    def enabled(self) -> bool:
+        """Whether a staff token is set at all (else the dashboard is read-only for all)."""
         return bool(self._token)
 
     def check(self, peer: str, given: object) -> str:
@@ -212,7 +212,7 @@ async def _serve_client(
                 text = json.dumps({"type": "boards", "boards": hub.boards()})
             await ws.send_str(text)
 
-    first = {"type": "boards", "boards": hub.boards(), "role": role[0], "staff": gate.staff}
+    first = {"type": "boards", "boards": hub.boards(), "role": role[0], "staff": gate.enabled}
     await ws.send_json(first)
     hub.listeners.add(listener)
     pumper = asyncio.create_task(pump())
