@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import re
 import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -100,6 +101,19 @@ def _topic_prefix(value: Any) -> str | None:
     return None
 
 
+def _broker_users(value: Any) -> str | None:
+    if not all(isinstance(v, str) and re.fullmatch(r"[A-Za-z0-9_-]{1,64}", v) for v in value):
+        return "must be a list of broker user names (letters, digits, - or _; one topic level)"
+    return None
+
+
+REMOVED: dict[tuple[str, str], str] = {
+    ("mqtt", "trust_broker"): "was removed: the broker's user name decides on MQTT; list "
+    "the users who may control this board in mqtt.staff_users (docs/fleet.md)",
+}
+"""Keys that no longer exist, and what to write instead (a one-line error, not a guess)."""
+
+
 def _secret(min_len: int) -> Check:
     def check(value: Any) -> str | None:
         if value == "":
@@ -154,7 +168,6 @@ def api_settings(config: Config, *, sim: bool) -> dict[str, Any]:
         out[key] = None if out[key] < 0 else out[key]
     out["serial"] = tuple(out["serial"])
     out["host_names"] = tuple(out["host_names"])
-    out["trust_broker"] = config["mqtt"]["trust_broker"]
     out["sim"] = sim
     return out
 
@@ -287,9 +300,7 @@ SCHEMA: dict[str, dict[str, Key]] = {
         "password": Key((str,), "", None, "never logged"),
         "tls_ca": Key((str,), "", None, "CA file for mqtts:// (empty: the system's)"),
         "keepalive": Key((int,), 30, between(2, 3600), "seconds; offline shows after 1.5x"),
-        "trust_broker": Key(
-            (bool,), False, None, "cmd/ writers get control: the broker's ACL decides who"
-        ),
+        "staff_users": Key((list,), [], _broker_users, "broker users who control this board"),
         "periodic_s": Key((int, float), 30, between(1, 3600), "health and stats refresh"),
         "queue": Key((int,), 1000, between(10, 1_000_000)),
         "max_clients": Key((int,), 32, between(1, 10_000)),
@@ -351,6 +362,8 @@ def validate(data: Mapping[str, Any], source: str = "<defaults>") -> Config:
         given = data.get(name, {})
         values: dict[str, Any] = {}
         for key in given:
+            if (name, key) in REMOVED:
+                raise ConfigError(f"{source}: {name}.{key} {REMOVED[(name, key)]}")
             if key not in keys:
                 raise ConfigError(
                     f"{source}: unknown key {name}.{key}; expected one of {', '.join(keys)}"

@@ -39,7 +39,6 @@ class ApiConfig:
     redis_prefix: str = "kiothi:v1"
     redis_queue: int = 1000
     trust_loopback_tcp: bool = False
-    trust_broker: bool = False  # from [mqtt]: who may write cmd/ controls (the ACL decides)
     host_names: tuple[str, ...] = ()
     staff_pin: str | None = field(default=None, repr=False)
     session_ttl: float = 12 * 3600.0

@@ -12,7 +12,6 @@ never blocks and never calls back into the service, so a slow client cannot stal
 
 from __future__ import annotations
 
-import json
 import logging
 import threading
 from collections.abc import Callable
@@ -21,6 +20,7 @@ from typing import Any
 from kiothi_board import native
 from kiothi_board.api.access import AccessPolicy
 from kiothi_board.api.args import Args, short
+from kiothi_board.api.bounded import JsonLimits, PayloadError, loads
 from kiothi_board.api.budget import DEFAULT_BUDGET, DEFAULT_MAX_REPLY, Outbox
 from kiothi_board.api.commands import (
     COMMANDS,
@@ -32,6 +32,7 @@ from kiothi_board.api.commands import (
     _is_ours,
     _valid_id,
     frame_to_hex,
+    watching_only,
 )
 from kiothi_board.api.protocol import (
     MAX_LINE,
@@ -67,6 +68,8 @@ __all__ = [
 ]
 
 log = logging.getLogger(__name__)
+
+_MAX_DEPTH = 64  # a request is an object of small arguments; deeper is an attack
 
 
 class Dispatcher(CommandHandlers):
@@ -345,9 +348,10 @@ class Dispatcher(CommandHandlers):
         if not text.strip():
             return None
         try:
-            msg = json.loads(text)
-        except (ValueError, RecursionError) as exc:
-            return error_reply(None, "parse_error", f"not JSON: {short(str(exc))}")
+            msg = loads(text, JsonLimits(max_bytes=4 * self.max_line, max_depth=_MAX_DEPTH))
+        except PayloadError as exc:
+            detail = str(exc) if exc.reason == "too_deep" else str(exc).removeprefix("not JSON: ")
+            return error_reply(None, "parse_error", f"not JSON: {short(detail)}")
         if not isinstance(msg, dict):
             return error_reply(
                 None, "invalid_request", f"expected an object, got {type(msg).__name__}"
@@ -398,9 +402,7 @@ class Dispatcher(CommandHandlers):
             return error_reply(rid, "rate_limited", "too many requests; slow down")
         needs_control = cmd in CONTROL_COMMANDS or (added is not None and added[1])
         if needs_control and session.role != "control":
-            return error_reply(
-                rid, "unauthorized", f"{cmd} needs control: send hello with the board's token"
-            )
+            return error_reply(rid, "unauthorized", watching_only(cmd))
         return self._run(session, rid, cmd, args)
 
     def _run(

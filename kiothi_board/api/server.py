@@ -89,7 +89,6 @@ class ApiServer:
             token=config.token,
             staff_pin=config.staff_pin,
             trust_loopback_tcp=config.trust_loopback_tcp,
-            trust_broker=config.trust_broker,
             host_names=(*config.host_names, config.web_host, config.host),
             session_ttl=config.session_ttl,
             limiter=limiter,

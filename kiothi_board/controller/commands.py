@@ -100,7 +100,7 @@ def install(session: Session) -> None:
         "new": lambda _: s.begin(NewGame.same_as(s.settings).settings()),
         "move": lambda pit: _move(s, pit),
         "opening": lambda action: _opening(s, action),
-        "undo": lambda _: _ending(s, Undo()),
+        "undo": lambda _: _ending(s, Undo(own_turn=True)),
         "hint": lambda how: s.hint(offered=how == "offer"),
         "resign": lambda side: _resign(s, side),
         "end": lambda _: _ending(s, Agree()),
@@ -121,7 +121,8 @@ def _ending(s: Session, event: Undo | Agree | Abandon) -> None:
 
 def _resign(s: Session, side: Side | str | None) -> None:
     game = s.need_game()
-    who = Side.parse(side) if isinstance(side, str) else side or game.mover
+    # Side.S is 0: `side or game.mover` would make South's resignation the mover's.
+    who = Side.parse(side) if isinstance(side, str) else game.mover if side is None else side
     s.cancel_thinking()
     s.commit(Resign(who))
 

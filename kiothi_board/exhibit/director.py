@@ -52,8 +52,9 @@ from kiothi_board.exhibit.attract import (
     recent_replays,
 )
 from kiothi_board.exhibit.ports import ExhibitSettings
-from kiothi_board.exhibit.reset import ResetPicture
+from kiothi_board.exhibit.reset import ResetPicture, left_by_last_game
 from kiothi_board.exhibit.schedule import Moment, Schedule
+from kiothi_board.exhibit.words import phase_line
 from kiothi_board.frame import Frame
 from kiothi_board.guide import Renderer
 from kiothi_board.hardware.protocols import InputEvent
@@ -61,6 +62,8 @@ from kiothi_board.rules import pit_name
 from kiothi_board.store.base import GameStore
 
 __all__ = ["Director", "ExhibitSettings"]
+
+_AT_START = ("reset", "attract", "waking", "closed")
 
 log = logging.getLogger(__name__)
 
@@ -102,7 +105,7 @@ class Director:
     def start(self, glance: Glance) -> None:
         """Begin where the board is: playing if it resumed a game, else asking for a reset."""
         self._game_open = glance.stage in ("open", "turn", "sow", "guided_open", "set")
-        self._board = glance.board
+        self._board = glance.board if glance.board is not None else left_by_last_game(self._store)
         self._new_attendant()
         self._load_totals()
         self._count("restarts")
@@ -288,11 +291,15 @@ class Director:
 
     # ------------------------------------------------------------------ reports
     def status(self) -> dict[str, Any]:
-        """The exhibit's state for the API: phase, countdown, schedule, the attract show."""
+        """The exhibit's state for the API: phase, countdown, schedule, the attract show, the
+        line to show instead of the game's (`instruction`), the counts the pits hold or must
+        hold while no game is on (`board`), and during the reset the pits still to set
+        (`pending`)."""
         now = self._clock.now()
         left = self.attendant.countdown_left(now)
         m = self._moment
         phase = self.attendant.phase if self.enabled else "off"
+        reset = phase == "reset"
         return {
             "enabled": self.enabled,
             "phase": phase,
@@ -302,5 +309,8 @@ class Director:
             "brightness": m.brightness,
             "day": m.day,
             "showing": self.attract.showing if self.attendant.phase == "attract" else None,
-            "instruction": self._reset.instruction() if phase == "reset" else None,
+            "instruction": phase_line(phase, left, self._reset.instruction() if reset else None),
+            # The reset's targets; after it (attract, waking, closed) the board holds them.
+            "board": list(self._reset.target) if phase in _AT_START else None,
+            "pending": [pit_name(p) for p in self._reset.differs()] if reset else None,
         }

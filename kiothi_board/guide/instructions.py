@@ -25,14 +25,13 @@ from kiothi_board.rules import Side, pit_name
 __all__ = ["Situation", "instruction", "side_name", "wrong_text"]
 
 _SIDE = {Side.S: "South", Side.N: "North"}
+_SPLIT = "each player took the seeds left in their own row"
 _ENDS = {
-    "no-moves": "no moves left",
-    "repetition": "the same position a third time",
-    "ply-limit": "the move limit",
-    "resign": "resignation",
-    "agreement": "agreement",
-    "abandoned": "abandoned",
+    "repetition": f"Game over: the same position came a third time, so {_SPLIT} (R11)",
+    "ply-limit": f"Game over: the move limit was reached, so {_SPLIT} (R11)",
+    "agreement": f"Game over by agreement: {_SPLIT} (R13)",
 }
+_AGAIN = "Hold any pit for a new game."
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,11 +86,26 @@ def instruction(s: Situation) -> str:
 
 
 def _over(view: OverView) -> str:
+    """Who won (the winner's score first), and how the game ended, in words (R10-R13)."""
     res = view.result
+    if res.end == "abandoned":
+        return f"Game over: the game was abandoned, with no winner and no draw (R13). {_AGAIN}"
     s, n = res.captured
-    who = "A draw" if res.winner is None else f"{_SIDE[res.winner]} wins"
-    end = _ENDS.get(str(res.end), str(res.end))
-    return f"Game over: {who}, {s}–{n} ({end}). Hold any pit for a new game."
+    if res.winner is None:
+        score = f"A draw, {s}–{n}."
+    else:
+        won, lost = (s, n) if res.winner is Side.S else (n, s)
+        score = f"{_SIDE[res.winner]} wins {won}–{lost}."
+    if res.end == "resign" and res.by is not None:
+        how = f"Game over: {_SIDE[res.by]} resigned (R13)"
+    elif res.end == "no-moves":
+        stuck = view.stuck
+        who = f"{_SIDE[stuck]} had" if stuck is not None else "the player to move had"
+        taker = f"{_SIDE[stuck.other]} took" if stuck is not None else "the other took"
+        how = f"Game over: {who} no move left, so {taker} the seeds left on the board (R10)"
+    else:
+        how = _ENDS.get(str(res.end), f"Game over ({res.end})")
+    return f"{how}. {score} {_AGAIN}"
 
 
 def _idle(view: IdleView, s: Situation) -> str:
@@ -152,10 +166,20 @@ def _steps(view: StepsView, s: Situation) -> str:
         )
     if step.kind == "capture":
         pits = [x.pit for x in view.steps[view.index :] if x.kind == "capture"]
-        taken = " ".join(f"{pit_name(p)} ({step.board[p]})" for p in pits)
-        return f"Capture: take the seeds out of {taken}, pressing each pit when done."
+        taken = ", ".join(f"{pit_name(p)} ({_seeds(step.board[p])})" for p in pits)
+        return f"Capture: take the seeds out of {taken}, pressing each pit when done.{_safe(view)}"
     text = f"Drop one seed in {pit_name(step.pit)} ({step.hand} in hand)."
     return f"Follow the light: {text[0].lower()}{text[1:]} Press a pit to pause." if flow else text
+
+
+def _safe(view: StepsView) -> str:
+    """The pits a capture spares because they were never sown (R7), in words."""
+    saved = () if view.trace is None else view.trace.saved
+    if not saved:
+        return ""
+    names = ", ".join(pit_name(x.pit) for x in saved)
+    verb = "is" if len(saved) == 1 else "are"
+    return f" {names} {verb} safe: never sown yet (R7)."
 
 
 def wrong_text(view: View, pit: int, *, ai: bool = False, endless: bool = False) -> str:
@@ -191,7 +215,7 @@ def _wrong_step(view: StepsView, pit: int) -> str:
     want = pit_name(step.pit)
     does = {
         "lift": f"lift {want}",
-        "drop": "drop the next seed there",
+        "drop": f"{'drop' if view.trace is not None else 'place'} one seed in {want}",
         "relay": f"lift {want} again (relay)",
         "capture": f"take the seeds out of {want}",
         "set": f"set {want}",

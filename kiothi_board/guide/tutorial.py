@@ -69,7 +69,7 @@ _LESSONS: dict[tuple[Part, str], str] = {
     ("their-opening", "any"): "North opens the same way; on a real board, follow its light too.",
     ("move", "lift"): "Your first move: lift every seed of the white pit.",
     ("move", "drop"): "Sow: one seed in each lit pit, counter-clockwise.",
-    ("move", "relay"): "A relay!",
+    ("move", "relay"): "A move goes on while its last seed lands in a pit that had seeds.",
     ("move", "capture"): "You ended in your row after crossing: capture!",
     ("move", "done"): "The move ends when the last seed falls in an empty pit.",
     ("play-on", "idle"): "That is all: play on; your pits that can move breathe.",

@@ -128,20 +128,62 @@ def test_home_assistant_discovery_follows_the_conventions() -> None:
     assert all(json.loads(p)["unique_id"].startswith("kiothi_hall_2_") for p in msgs.values())
 
 
-def test_the_access_policy_decides_the_mqtt_door() -> None:
-    from kiothi_board.api.access import AccessPolicy
-    from kiothi_board.clock import FakeClock
+def test_the_broker_user_decides_and_no_secret_travels_on_mqtt(
+    tmp_path: Path, mosquitto: Mosquitto
+) -> None:
+    """`cmd/<user>`: staff users control, others spectate; `auth`/`hello` with a secret are
+    refused before they are checked, so no reply on the bus ever carries a ticket."""
+    prefix = f"kiothi-test-{uuid.uuid4().hex[:8]}/v1"
+    token = "board-token-0123456789"
+    cfg = validate(
+        {
+            "game": {"mode": "two"},
+            "api": {"tcp_port": 0, "web_port": 0, "token": token},
+            "mqtt": {"url": mosquitto.url, "board_id": "b1", "prefix": prefix,
+                     "staff_users": ["ops"]},
+        }
+    )  # fmt: skip
+    daemon = Daemon(cfg, sim=True, state_dir=str(tmp_path))
+    base = f"{prefix}/b1"
+    w = Watcher(f"{base}/#", mosquitto.port)
+    try:
+        w.wait(f"{base}/status")
 
-    assert AccessPolicy(clock=FakeClock(), addresses=()).initial_role("mqtt", None) == "spectator"
-    trusting = AccessPolicy(clock=FakeClock(), addresses=(), trust_broker=True)
-    assert trusting.initial_role("mqtt", None) == "control"
-    assert trusting.initial_role("tcp", "127.0.0.1") == "spectator"  # only the broker's door
+        def ask(user: str, rid: int, cmd: str, args: dict[str, Any]) -> dict[str, Any]:
+            w.client.publish(
+                f"{base}/cmd/{user}", json.dumps({"id": rid, "cmd": cmd, "args": args})
+            )
+            return json.loads(w.wait(f"{base}/reply/{user}", lambda p: f'"id":{rid}'.encode() in p))
+
+        assert ask("ops", 1, "new_game", {"mode": "two"})["ok"] is True
+        assert ask("t1", 2, "new_game", {})["error"]["code"] == "unauthorized"
+        for rid, cmd in ((3, "auth"), (4, "hello")):
+            refused = ask("t1", rid, cmd, {"token": token})
+            assert refused["ok"] is False and "mqtt.staff_users" in refused["error"]["message"]
+        hello = ask("t1", 5, "hello", {})
+        assert hello["ok"] and hello["result"]["role"] == "spectator"
+        assert "ticket" not in hello["result"]
+        assert ask("t1", 6, "new_game", {})["error"]["code"] == "unauthorized"  # still
+        # More users than max_clients (32) evict sessions, never the staff's role: it comes
+        # from the config, not from a secret the session once sent.
+        for n in range(40):
+            w.client.publish(f"{base}/cmd/x{n}", json.dumps({"id": 7, "cmd": "ping"}))
+        w.wait(f"{base}/reply/x39")
+        assert ask("ops", 8, "new_game", {"mode": "two"})["ok"] is True
+    finally:
+        w.close()
+        daemon.close()
+
+
+def test_trust_broker_is_gone_with_a_line_naming_the_key() -> None:
+    with pytest.raises(ConfigError, match=r"mqtt\.trust_broker was removed.*mqtt\.staff_users"):
+        validate({"mqtt": {"trust_broker": True}})
+    with pytest.raises(ConfigError, match=r"mqtt\.staff_users"):
+        validate({"mqtt": {"staff_users": ["a/b"]}})
 
 
 def test_dashboard_actions_need_the_staff_token_and_send_real_commands() -> None:
-    import asyncio
-
-    from kiothi_board.fleet.dashboard import _handle
+    from kiothi_board.fleet.dashboard import StaffGate, _handle
 
     sent: list[tuple[str, str, dict[str, Any]]] = []
 
@@ -150,11 +192,11 @@ def test_dashboard_actions_need_the_staff_token_and_send_real_commands() -> None
             sent.append((board, cmd, args))
 
     role = ["spectator"]
-    token = "staff-token-0123456789"
+    gate = StaffGate("staff-token-0123456789")
     action = json.dumps({"action": "brightness", "board": "b1", "value": 0.3})
-    refused = asyncio.run(_handle(action, Hub(), token, role))  # type: ignore[arg-type]
+    refused = _handle(action, Hub(), gate, role)  # type: ignore[arg-type]
     assert refused["type"] == "error" and "staff token" in refused["message"] and not sent
-    ok = asyncio.run(_handle(json.dumps({"auth": token}), Hub(), token, role))  # type: ignore[arg-type]
+    ok = _handle(json.dumps({"auth": "staff-token-0123456789"}), Hub(), gate, role)  # type: ignore[arg-type]
     assert ok == {"type": "role", "role": "control"}
-    asyncio.run(_handle(action, Hub(), token, role))  # type: ignore[arg-type]
+    _handle(action, Hub(), gate, role)  # type: ignore[arg-type]
     assert sent == [("b1", "settings.set", {"brightness": 0.3})]

@@ -19,6 +19,30 @@ for (const [v, text] of Object.entries(VARIANTS)) {
   $("variants").appendChild(label);
 }
 
+// The page's own sentences, together (one table to translate).
+const WORDS = {
+  control: "This device may play and change the settings.",
+  watch: "From this device you can watch. To play or change settings, enter the board's access code.",
+  watchSim: "This is the simulator. To play or change settings from this page, enter the access code the simulator printed in its terminal (\u201cits access code for this run is \u2026\u201d).",
+  codeHint: "The access code is the board's token (api.token) or its staff PIN (api.staff_pin, digits), both kept in /etc/kiothi-board/config.toml on the board: the install guide, step 6, says how to set them. A PIN opens a session on this device.",
+  codeHintSim: "The simulator makes a new access code each time it starts (unless api.staff_pin is set in its config); the link it prints with #ticket= gives control too.",
+  pinWrong: "That access code is not right: check it and try again.",
+  pinNone: "This board takes no PIN: enter its token, or set api.staff_pin in its config.",
+  pinBusy: "Too many wrong codes in a short time: wait a minute, then try again.",
+  pinOk: "Access code accepted: this device may play and change the settings.",
+  unreachable: "The board could not be reached; check the connection and try again.",
+  roles: { control: "you may play", spectator: "watching" },
+  modes: { ai: "against the AI", two: "two players", demo: "AI against AI (demo)" },
+  paces: { step: "step pace", flow: "flow pace", instant: "instant pace" },
+  noGame: "No game.",
+  over: "over",
+  toPlay: (side, turn) => `${side === "S" ? "South" : "North"} to play, turn ${turn}`,
+  strength: (name) => `AI strength ${name}`,
+  game: (id, what, state) => `Game ${id}: ${what} — ${state}`,
+  exhibitLevel: "Exhibition mode is on: visitors at the board play at the visitor level, chosen here by default.",
+  exhibitLights: (pct) => `Exhibition mode is on: the opening hours' schedule sets the brightness, now ${pct}% (exhibit.brightness in the config).`,
+};
+
 function fail(e) { toast(e.message, "err"); }
 function act(cmd, args, done) {
   client.request(cmd, args).then((r) => { if (done) toast(done); return r; }).catch(fail);
@@ -82,10 +106,7 @@ async function refresh(fill) {
     // The form is filled once per connection: refilling on every event would undo what
     // the operator is in the middle of choosing.
     if (fill === true) fillSettings(settings);
-    const line = state.stage === "none" ? "No game." :
-      `Game ${state.game_id}: ${state.settings.mode}, AI strength ${levelName(state.settings.level)}, ${state.settings.pace} pace — ` +
-      (state.stage === "over" ? "over" : `${state.position.to_move === "S" ? "South" : "North"} to play, turn ${state.position.ply + 1}`);
-    $("game-line").textContent = line;
+    $("game-line").textContent = gameLine(state);
     $("games").innerHTML = "";
     const current = state.game_id;
     for (const g of games) {
@@ -99,13 +120,42 @@ async function refresh(fill) {
   storeProblems();  // after the form is filled: its requests must not delay that
 }
 
+function gameLine(state) {
+  // "Game 4: against the AI, AI strength 2 (Casual), step pace — South to play, turn 3".
+  if (state.stage === "none") return WORDS.noGame;
+  const s = state.settings;
+  const what = [WORDS.modes[s.mode] || s.mode];
+  if (s.mode !== "two") what.push(WORDS.strength(levelName(s.level)));
+  what.push(WORDS.paces[s.pace] || s.pace);
+  const now = state.stage === "over" ? WORDS.over : WORDS.toPlay(state.position.to_move, state.position.ply + 1);
+  return WORDS.game(state.game_id, what.join(", "), now);
+}
+
+// Exhibition mode: visitors get the visitor level, and the schedule sets the brightness,
+// so the form offers that level and shows the one brightness in force.
+async function applyExhibit(fill) {
+  let ex = null;
+  try { ex = (await client.request("exhibit")).exhibit; } catch (e) { ex = null; }
+  const on = !!(ex && ex.enabled);
+  $("exhibit-level").hidden = !on;
+  $("exhibit-lights").hidden = !on;
+  $("brightness").disabled = on;
+  if (!on) return;
+  $("exhibit-level").textContent = WORDS.exhibitLevel;
+  if (fill && levels.some((l) => l.level === "adaptive")) { $("level").value = "adaptive"; levelAbout(); }
+  const pct = Math.round(ex.brightness * 100);
+  $("brightness").value = pct;
+  $("bright-v").textContent = `${pct}%`;
+  $("exhibit-lights").textContent = WORDS.exhibitLights(pct);
+}
+
 client.on("open", (hello) => {
   $("conn").classList.add("up");
-  $("role").textContent = hello.role; $("role").className = `badge ${hello.role}`;
-  $("access-note").textContent = hello.role === "control"
-    ? "This device may play and change the settings." : "From this device you can watch. To play or change settings, enter the board's access code.";
+  $("role").textContent = WORDS.roles[hello.role] || hello.role; $("role").className = `badge ${hello.role}`;
+  $("access-note").textContent = hello.role === "control" ? WORDS.control : hello.sim ? WORDS.watchSim : WORDS.watch;
+  $("access-hint").textContent = hello.sim ? WORDS.codeHintSim : WORDS.codeHint;
   fillLevels(hello.levels);
-  refresh(true);
+  refresh(true).then(() => applyExhibit(true));
 });
 client.on("close", () => $("conn").classList.remove("up"));
 client.on("notice", (t) => toast(t, "warn"));
@@ -134,13 +184,15 @@ async function useCode(code) {
     });
     const body = await r.json().catch(() => ({}));
     if (!r.ok) {
-      toast(`PIN refused: ${(body.error && (body.error.message || body.error.code)) || r.status}`, "warn");
+      const code = body.error && body.error.code;
+      const none = body.error && /accepts no/.test(body.error.message || "");
+      toast(code === "rate_limited" ? WORDS.pinBusy : none ? WORDS.pinNone : WORDS.pinWrong, "warn");
       return;
     }
-    toast("Staff session started on this device.");
+    toast(WORDS.pinOk);
     client.ws.close();
   } catch (e) {
-    toast(`Could not reach the board: ${e.message}`, "warn");
+    toast(WORDS.unreachable, "warn");
   }
 }
 $("save-token").onclick = () => { const code = $("token").value; $("token").value = ""; useCode(code); };
@@ -167,6 +219,6 @@ $("hint").onclick = () => act("hint", {}, "Hint asked for");
 $("check").onclick = () => act("check", {}, null);
 $("end").onclick = () => { if (confirm("End the game by agreement?")) act("end", {}, "Game ended"); };
 $("resign").onclick = () => { if (confirm("Resign for the side to move?")) act("resign", {}, "Resigned"); };
-$("save-lights").onclick = () => act("settings.set", {
-  palette: $("palette").value, brightness: Number($("brightness").value) / 100,
-}, "Lights applied");
+$("save-lights").onclick = () => act("settings.set", $("brightness").disabled
+  ? { palette: $("palette").value }  // the exhibition's schedule keeps the brightness
+  : { palette: $("palette").value, brightness: Number($("brightness").value) / 100 }, "Lights applied");

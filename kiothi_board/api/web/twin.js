@@ -12,10 +12,51 @@ const $ = (id) => document.getElementById(id);
 const boardEl = $("board");
 const pits = [];
 const SIDE = { S: "South", N: "North" };
-const SOUTH_KEYS = "1234567890";
-const NORTH_KEYS = "qwertyuiop"; // left to right from South's seat: N10 … N1
-const SOUTH_HOLD = "!@#$%^&*()";
+// Keys by their place on the keyboard (KeyboardEvent.code), not the character they type:
+// Shift with a pit's key is a hold on any layout.
+const SOUTH_CODES = ["Digit1", "Digit2", "Digit3", "Digit4", "Digit5", "Digit6", "Digit7", "Digit8", "Digit9", "Digit0"];
+const NORTH_CODES = ["KeyQ", "KeyW", "KeyE", "KeyR", "KeyT", "KeyY", "KeyU", "KeyI", "KeyO", "KeyP"]; // N10 … N1
 const HOLD_MS = 900;
+// The start position (R2): what the rings ask for during an exhibition's reset.
+const START = [0, 0, 0, 0, 0, 6, 6, 6, 6, 6, 0, 0, 0, 0, 0, 6, 6, 6, 6, 6];
+// Below this width the board turns a quarter (two columns of ten) so every pit stays a
+// finger-sized target (at least 44 px) without scrolling sideways.
+const narrow = window.matchMedia("(max-width: 539px)");
+
+// The page's own words, together (one table to translate).
+const WORDS = {
+  seeds: (n) => (n === 1 ? "1 seed" : `${n} seeds`),
+  yours: "yours",
+  aiRow: (side) => `${SIDE[side]}'s, the AI's`,
+  row: (side) => `${SIDE[side]}'s`,
+  youRow: (side) => `${SIDE[side]}'s row · you`,
+  aiRowLabel: (side) => `${SIDE[side]}'s row · AI`,
+  rowLabel: (side) => `${SIDE[side]}'s row`,
+  maySow: "you may sow it",
+  mayLift: "you may lift it",
+  mayPlace: "you may place a seed here",
+  asked: "lit: the guide asks you to press it",
+  pointed: "lit: the guide points here",
+  protectedPit: (side) => `protected: never sown, so ${SIDE[side === "S" ? "N" : "S"]} cannot capture its seeds`,
+  setTo: (n) => `set it to ${n === 1 ? "1 seed" : `${n} seeds`}`,
+  target: (n) => `the reset asks for ${n === 1 ? "1 seed" : `${n} seeds`}`,
+  noGame: "No game",
+  undoSet: "Undo: set the board back",
+  set: "Set the board",
+  over: "Game over",
+  toMove: (side, opening, ai) => `${SIDE[side]} to ${opening ? "open" : "move"}${ai ? " · AI" : ""}`,
+  realBoard: "This page shows a real board: press the pits on the board itself.",
+  watching: "You are watching: enter the board's access code on the operator page to play.",
+  roleControl: "you may play",
+  roleWatch: "watching",
+  watchCue: "You are watching this board: the pits, the line above and the moves follow the game as it is played.",
+  overWho: (winner) => (winner ? `${SIDE[winner]} wins` : "A draw"),
+  abandoned: "Abandoned: no winner",
+  againPlay: "Hold any pit, or press New game, to play again.",
+  againWatch: "The next game starts on the board.",
+  hint: (pit, why) => `Hint: ${pit}${why ? ` — ${why}` : ""}`,
+  resetScore: "The board is being set for the next game.",
+};
 const TRACK = "2a1b0e"; // an unlit LED
 const reduced = window.matchMedia("(prefers-reduced-motion: reduce)");
 let leds = 16;
@@ -32,10 +73,17 @@ function pitIndex(name) {
 
 function gridPlace(i) {
   // Seen from the bottom side's seat: its row below, its left pit (S1 / N1) at the left.
+  // Narrow: the same board turned a quarter clockwise, that row on the left from the top.
+  // `turn`: where LED 0 (the top of the ring as its owner sees it) points on screen.
   const south = i < 10;
   const k = south ? i + 1 : i - 9;
   const mine = (south ? "S" : "N") === bottom;
-  return mine ? { c: k, r: 2 } : { c: 11 - k, r: 1 };
+  if (narrow.matches) return mine ? { c: 1, r: k, turn: 90 } : { c: 2, r: 11 - k, turn: 270 };
+  return mine ? { c: k, r: 2, turn: 0 } : { c: 11 - k, r: 1, turn: 180 };
+}
+
+function gridSize() {
+  return narrow.matches ? { cols: 2, rows: 10 } : { cols: 10, rows: 2 };
 }
 
 function buildBoard() {
@@ -46,7 +94,8 @@ function buildBoard() {
     el.type = "button";
     el.className = `pit ${i < 10 ? "s" : "n"}`;
     el.dataset.pit = pitName(i);
-    el.innerHTML = `<span class="ring"></span><span class="count">0</span><span class="name">${pitName(i)}</span>`;
+    // The name before the count in the text (the label starts with both: "S6, 6 seeds, …").
+    el.innerHTML = `<span class="ring"></span><span class="name">${pitName(i)}</span> <span class="count">0</span>`;
     el.addEventListener("click", (ev) => {
       if (el.dataset.held === "1") { el.dataset.held = ""; return; }
       press(i, false);
@@ -72,6 +121,7 @@ function layout() {
     p.el.style.gridRow = r;
     p.el.tabIndex = -1;
   });
+  boardEl.classList.toggle("turned", narrow.matches);
   // One pit is in the Tab order (roving focus); arrow keys move by the grid, as drawn.
   const focusable = pits.find((p) => p.el.classList.contains("expect")) || pits[bottom === "S" ? 0 : 10];
   focusable.el.tabIndex = 0;
@@ -101,8 +151,7 @@ function ringCss(hex, i) {
     const a = k * step;
     parts.push(`#120a04 ${a}deg ${a + gap}deg`, `${col} ${a + gap}deg ${a + step - gap}deg`, `#120a04 ${a + step - gap}deg ${a + step}deg`);
   }
-  const from = gridPlace(i).r === 1 ? 180 : 0;
-  return `conic-gradient(from ${from}deg, ${parts.join(", ")})`;
+  return `conic-gradient(from ${gridPlace(i).turn}deg, ${parts.join(", ")})`;
 }
 
 function scaled(held, now) {
@@ -145,7 +194,7 @@ function drawFrame(frame) {
   frame.forEach((hex, i) => {
     const p = pits[i];
     const shown = steady(p, hex, t);
-    const key = `${shown}|${gridPlace(i).r}`;
+    const key = `${shown}|${gridPlace(i).turn}`;
     if (p.shown === key) return;
     p.shown = key;
     p.el.dataset.leds = shown;
@@ -155,11 +204,11 @@ function drawFrame(frame) {
 
 function press(i, hold) {
   if (!client.hello || !client.hello.sim) {
-    say("This page shows a real board: press the pits on the board itself.");
+    say(WORDS.realBoard);
     return;
   }
   if (client.hello.role !== "control") {
-    say("You are watching: enter the board's access code on the operator page to play.");
+    say(WORDS.watching);
     return;
   }
   const args = { pit: pitName(i) };
@@ -205,6 +254,41 @@ function humansOf(st) {
   return humans.length === 1 ? humans[0] : "S";
 }
 
+function plays() {
+  // Whether this page may press pits: the simulator, with control.
+  return !!(client.hello && client.hello.sim && client.hello.role === "control");
+}
+
+function owner(st, side) {
+  const humans = (st.settings && st.settings.humans) || [];
+  if (plays() && humans.length === 1 && humans[0] === side) return WORDS.yours;
+  if (st.stage !== "none" && !humans.includes(side)) return WORDS.aiRow(side);
+  return WORDS.row(side);
+}
+
+function pitLabel(st, i, counts, resetting) {
+  // "S6, 6 seeds, yours, you may sow it": what a screen reader says for the pit.
+  const name = pitName(i);
+  const n = counts[i];
+  const parts = [name, WORDS.seeds(n)];
+  if (resetting) return [...parts, WORDS.target(n)].join(", ");
+  const on = st.stage !== "none" && st.position;
+  if (!on) return parts.join(", ");
+  const pos = st.position;
+  parts.push(owner(st, name[0]));
+  const pending = new Set((st.restore && st.restore.pending) || []);
+  const humans = (st.settings && st.settings.humans) || [];
+  if (pending.has(name)) parts.push(WORDS.setTo(n));
+  else if (st.expect === name) parts.push(plays() ? WORDS.asked : WORDS.pointed);
+  else if (plays() && st.stage === "open" && st.lifted && humans.includes(pos.to_move)) parts.push(WORDS.mayPlace);
+  else if (plays() && !st.expect && ["turn", "open"].includes(st.stage) && name[0] === pos.to_move
+    && humans.includes(pos.to_move) && (pos.legal || []).includes(name)) {
+    parts.push(pos.phase === "opening" ? WORDS.mayLift : WORDS.maySow);
+  }
+  if (pos.phase === "play" && n > 0 && pos.sown && !pos.sown[i]) parts.push(WORDS.protectedPit(name[0]));
+  return parts.join(", ");
+}
+
 function render(st) {
   state = st;
   const on = st.stage !== "none" && st.position;
@@ -214,36 +298,41 @@ function render(st) {
   for (const id of ["label-top", "label-bottom"]) {
     const el = $(id);
     const s = el.dataset.side;
-    const you = humans.length === 1 && humans.includes(s);
-    el.textContent = `${SIDE[s]}'s row${you ? " · you" : humans.includes(s) ? "" : " · AI"}`;
+    const you = plays() && humans.length === 1 && humans.includes(s);
+    el.textContent = you ? WORDS.youRow(s) : on && !humans.includes(s) ? WORDS.aiRowLabel(s) : WORDS.rowLabel(s);
   }
-  const counts = on ? (st.board || st.position.board) : new Array(20).fill(0);
+  // During an exhibition's reset the rings ask for the start position: so do the numbers.
+  const resetting = !on && !!exhibit && exhibit.enabled && exhibit.phase === "reset";
+  const counts = on ? (st.board || st.position.board) : resetting ? START : new Array(20).fill(0);
   const pending = new Set((st.restore && st.restore.pending) || []);
   pits.forEach((p, i) => {
     const name = pitName(i);
     p.count.textContent = counts[i];
     p.el.classList.toggle("expect", !!on && st.expect === name);
-    p.el.classList.toggle("differs", pending.has(name));
+    p.el.classList.toggle("differs", pending.has(name) || (resetting && counts[i] > 0));
     p.el.classList.toggle("clickable", !!(client.hello && client.hello.sim));
-    const what = pending.has(name) ? `, set it to ${counts[i]}` : "";
-    p.el.setAttribute("aria-label", `${name}, ${counts[i]} seeds${st.expect === name ? ", lit: the guide asks for it" : ""}${what}`);
+    p.el.setAttribute("aria-label", pitLabel(st, i, counts, resetting));
   });
   const turnEl = $("turn");
   if (!on) {
-    turnEl.textContent = "No game";
+    turnEl.textContent = WORDS.noGame;
     turnEl.className = "turn";
   } else if (st.restore) {
-    turnEl.textContent = st.restore.purpose === "undo" ? "Undo: set the board back" : "Set the board";
+    turnEl.textContent = st.restore.purpose === "undo" ? WORDS.undoSet : WORDS.set;
     turnEl.className = "turn";
   } else if (st.stage === "over") {
-    turnEl.textContent = "Game over";
+    turnEl.textContent = WORDS.over;
     turnEl.className = "turn ended";
   } else {
     const s = st.position.to_move;
-    turnEl.textContent = `${SIDE[s]} to ${st.position.phase === "opening" ? "open" : "move"}${st.ai_to_move ? " · AI" : ""}`;
+    turnEl.textContent = WORDS.toMove(s, st.position.phase === "opening", st.ai_to_move);
     turnEl.className = `turn ${s === "S" ? "south" : "north"}`;
   }
-  $("cue").textContent = exhibitLine(exhibit) || st.instruction || "";
+  // The plain (read-only) page neither calls the watcher "you" nor asks them to press.
+  // (An exhibition's invitation is the board's own, to whoever stands at it: kept.)
+  const invite = exhibitLine(exhibit);
+  const line = invite || st.instruction || "";
+  $("cue").textContent = invite || plays() || !client.hello ? line : watcherLine(st, line);
   $("thinking").classList.toggle("hidden", !st.thinking);
   const cap = on ? st.position.captured : [0, 0];
   $("cap-top").textContent = cap[bottom === "S" ? 1 : 0];
@@ -252,15 +341,30 @@ function render(st) {
   const over = $("over");
   const res = st.result;
   if (st.stage === "over" && res) {
-    const who = res.winner ? `${SIDE[res.winner]} wins` : "A draw";
-    over.innerHTML = `<b>${who}</b><span>${res.captured[0]} – ${res.captured[1]}</span><span>Hold any pit, or press New game, to play again.</span>`;
+    const who = res.end === "abandoned" ? WORDS.abandoned : WORDS.overWho(res.winner);
+    over.replaceChildren(...[who, `${res.captured[0]} – ${res.captured[1]}`,
+      plays() ? WORDS.againPlay : WORDS.againWatch].map((text, k) => {
+      const el = document.createElement(k ? "span" : "b");
+      el.textContent = text;
+      return el;
+    }));
     over.classList.remove("hidden");
   } else over.classList.add("hidden");
   if (on && st.expect && st.expect !== lastExpect && !$("howto").open) {
-    // The pit the guide asks for is always on screen (a phone may have scrolled away).
-    pits[pitIndex(st.expect)].el.scrollIntoView({ block: "nearest", inline: "nearest" });
+    // The pit the guide asks for is always on screen (a phone may have scrolled away),
+    // and a keyboard player on the board is taken to it (Enter presses it).
+    const el = pits[pitIndex(st.expect)].el;
+    el.scrollIntoView({ block: "nearest", inline: "nearest" });
+    if (pits.some((p) => p.el === document.activeElement)) focusPit(pitIndex(st.expect));
   }
   lastExpect = st.expect || null;
+}
+
+function watcherLine(st, line) {
+  // A watcher's line: the game's state in the third person, never "press …".
+  if (!st || st.stage === "none") return line && !/press|hold/i.test(line) ? line : WORDS.watchCue;
+  if (/\b(you|your|press|hold)\b/i.test(line)) return `${$("turn").textContent}. ${WORDS.watchCue}`;
+  return line;
 }
 
 // Exhibition mode: while no game is played the page says what the rings show (the
@@ -316,7 +420,7 @@ client.on("open", async (hello) => {
   $("conn").setAttribute("aria-label", "connected");
   $("sim").classList.toggle("hidden", !hello.sim);
   const role = $("role");
-  role.textContent = hello.role === "control" ? "you may play" : "watching";
+  role.textContent = hello.role === "control" ? WORDS.roleControl : WORDS.roleWatch;
   role.className = `badge ${hello.role}`;
   document.querySelectorAll(".control-only").forEach((e) => e.classList.toggle("hidden", hello.role !== "control"));
   leds = hello.board.leds_per_ring;
@@ -332,6 +436,15 @@ client.on("open", async (hello) => {
 client.on("close", () => { $("conn").classList.remove("up"); $("conn").setAttribute("aria-label", "disconnected"); });
 client.on("frame", (e) => { leds = e.leds_per_ring; lastFrame = e.frame; drawFrame(e.frame); });
 for (const t of ["position", "guide", "new_game", "game_over", "move", "settings", "hint"]) client.on(t, scheduleRefresh);
+// The hint and its reason, in words, until the next press (the ring shows it as long).
+client.on("hint", (e) => {
+  say("");
+  const el = $("hint-line");
+  el.textContent = WORDS.hint(e.pit, e.why);
+  el.classList.remove("hidden");
+});
+client.on("input", () => $("hint-line").classList.add("hidden"));
+client.on("new_game", () => $("hint-line").classList.add("hidden"));
 client.on("wrong", (e) => {
   say(e.message || `${e.pit}: not now${e.expect ? ` — the guide asks for ${e.expect}` : ""}.`);
   const i = pits.findIndex((p) => p.el.dataset.pit === e.pit);
@@ -353,6 +466,7 @@ client.on("capture", (e) => toast(`Captured ${e.captures.map((c) => `${c.seeds} 
 client.on("notice", (t) => say(t));
 
 function command(cmd, args) {
+  if (cmd === "undo" || cmd === "hint") say(""); // an old wrong-press line is no longer true
   return client.request(cmd, args).catch((e) => say(e.message));
 }
 
@@ -372,13 +486,17 @@ $("confirm-no").onclick = () => { $("confirm").classList.add("hidden"); };
 // ------------------------------------------------------------------ keyboard play
 function moveFocus(from, dx, dy) {
   const { c, r } = gridPlace(from);
-  const nc = Math.min(10, Math.max(1, c + dx));
-  const nr = Math.min(2, Math.max(1, r + dy));
+  const { cols, rows } = gridSize();
+  const nc = Math.min(cols, Math.max(1, c + dx));
+  const nr = Math.min(rows, Math.max(1, r + dy));
   const to = pits.findIndex((_, i) => { const g = gridPlace(i); return g.c === nc && g.r === nr; });
-  if (to < 0) return;
+  if (to >= 0) focusPit(to);
+}
+
+function focusPit(i) {
   pits.forEach((p) => (p.el.tabIndex = -1));
-  pits[to].el.tabIndex = 0;
-  pits[to].el.focus();
+  pits[i].el.tabIndex = 0;
+  pits[i].el.focus();
 }
 
 document.addEventListener("keydown", (ev) => {
@@ -392,17 +510,16 @@ document.addEventListener("keydown", (ev) => {
     ev.preventDefault();
     return;
   }
-  const key = ev.key;
-  let pit = -1;
-  let hold = false;
-  if (SOUTH_KEYS.includes(key)) pit = SOUTH_KEYS.indexOf(key);
-  else if (SOUTH_HOLD.includes(key)) { pit = SOUTH_HOLD.indexOf(key); hold = true; }
-  else if (NORTH_KEYS.includes(key.toLowerCase()) && key.length === 1) {
-    pit = 19 - NORTH_KEYS.indexOf(key.toLowerCase());
-    hold = key !== key.toLowerCase();
+  if (focused >= 0 && (ev.key === "Enter" || ev.key === " ")) {
+    press(focused, ev.shiftKey); // Shift+Enter holds the focused pit
+    ev.preventDefault();
+    return;
   }
-  if (pit >= 0) {
-    press(pit, hold);
+  const key = ev.key;
+  let pit = SOUTH_CODES.indexOf(ev.code);
+  if (pit < 0 && NORTH_CODES.includes(ev.code)) pit = 19 - NORTH_CODES.indexOf(ev.code);
+  if (pit >= 0 && key !== "?") {
+    press(pit, ev.shiftKey);
     ev.preventDefault();
     return;
   }
@@ -430,6 +547,7 @@ $("btn-howto").onclick = openHowto;
 $("howto-close").onclick = () => $("howto").close();
 
 buildBoard();
+narrow.addEventListener("change", layout);
 window.kiothiTwin = {
   get state() { return state; },
   get lastFrame() { return lastFrame; },
