@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, TextIO
 
 from kiothi_board.hardware.protocols import RGB
+from kiothi_board.i18n import localize, tr
 from kiothi_board.rules import pit_name
 
 SOUTH_KEYS = "1234567890"
@@ -38,7 +39,7 @@ COMMANDS = {
     "g": "tutorial",
     "?": "help",
 }
-HELP = (
+HELP = tr(
     "keys: 1…0 = S1…S10, q…p = N10…N1, shifted = hold · h hint · z undo · c check · "
     "a agree · x resign · n new game · g tutorial · space pause · v walk · Ctrl-C quit"
 )
@@ -62,8 +63,12 @@ def ring_lines(ring: Sequence[RGB]) -> tuple[str, str]:
     return top + "\x1b[0m", bottom + "\x1b[0m"
 
 
-def render_board(frame: Sequence[Sequence[RGB]], state: dict[str, Any]) -> str:
-    """The whole screen for a frame and a controller state (pure, for tests too)."""
+def render_board(
+    frame: Sequence[Sequence[RGB]], state: dict[str, Any], lang: str | None = None
+) -> str:
+    """The whole screen for a frame and a controller state (pure, for tests too), its words
+    in `lang` (English by default)."""
+    state = localize(state, lang)
     board = state.get("board") or [0] * 20
     expect = state.get("expect")
     width = (len(frame[0]) + 1) // 2 if frame else 8
@@ -93,16 +98,20 @@ def render_board(frame: Sequence[Sequence[RGB]], state: dict[str, Any]) -> str:
     if state.get("said"):
         status.append(f"\x1b[38;2;255;140;140m{state['said']}\x1b[0m")
     if state.get("stage") not in (None, "none"):
-        status.append(
-            f"game {state.get('game_id')} · to move {pos.get('to_move', '-')} · "
-            f"captured S {captured[0]} – N {captured[1]}"
+        line = tr(
+            "game {game} · to move {side} · captured S {south} – N {north}",
+            game=state.get("game_id"),
+            side=pos.get("to_move", "-"),
+            south=captured[0],
+            north=captured[1],
         )
+        status.append(line.render(lang))
     if state.get("url"):
-        status.append(f"web twin: {state['url']}")
-    return "\n".join([*lines, "", *status, HELP])
+        status.append(tr("web twin: {url}", url=state["url"]).render(lang))
+    return "\n".join([*lines, "", *status, HELP.render(lang)])
 
 
-ASK_NEW = (
+ASK_NEW = tr(
     "Start a new game? Press y to confirm (this game is stored as abandoned); "
     "any other key keeps playing."
 )
