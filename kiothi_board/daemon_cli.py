@@ -129,7 +129,7 @@ def _terminal_board(
         state = daemon.controller.state()
         state["url"] = play_url
         state["said"] = keys.prompt or keys.said or state.get("said")
-        terminal.draw(render_board(frame, state))
+        terminal.draw(render_board(frame, state, daemon.controller.language.current))
 
     return view, on_tick
 

@@ -57,6 +57,7 @@ class ClientSession:
         self.client: str | None = None
         self.closed = False
         self.locked = False  # a page of a foreign Origin: may never take control
+        self.lang: str | None = None  # its words' language (None: the board's current one)
 
     def __repr__(self) -> str:
         return f"ClientSession({self.transport!r}, {self.peer!r}, role={self.role!r}, id={self.id})"

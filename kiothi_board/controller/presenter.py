@@ -16,6 +16,7 @@ from typing import Any
 
 from kiothi_board.controller.events import Select
 from kiothi_board.controller.game import expected_board
+from kiothi_board.controller.language import picture
 from kiothi_board.controller.notices import (
     Applied,
     Changed,
@@ -24,6 +25,7 @@ from kiothi_board.controller.notices import (
     HintReady,
     Idle,
     Inputted,
+    LanguageChanged,
     Notice,
     Started,
     Wrong,
@@ -121,6 +123,10 @@ class Presenter:
                 return [notice, self.guided()]
             case Failure(message):
                 self._said = (message, now + SAY_SECONDS)
+            case LanguageChanged():
+                self._overlays = [o for o in self._overlays if o.cue != Cue.WIN]
+                self._overlays.extend(picture(notice, now))
+                return [notice, self.guided()]
         return [notice]
 
     def guided(self) -> Guided:

@@ -17,10 +17,11 @@ from kiothi_board.i18n.catalog import (
     LOCALE_DIR,
     SHIPPED,
     available,
+    catalog_bytes,
     catalog_json,
     translation,
 )
-from kiothi_board.i18n.msg import Joined, Msg, joined, localize, render, tr, trn, trp
+from kiothi_board.i18n.msg import Joined, Msg, has_words, joined, localize, render, tr, trn, trp
 
 __all__ = [
     "DEFAULT_LANGUAGE",
@@ -30,7 +31,9 @@ __all__ = [
     "Joined",
     "Msg",
     "available",
+    "catalog_bytes",
     "catalog_json",
+    "has_words",
     "joined",
     "localize",
     "render",

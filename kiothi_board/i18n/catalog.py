@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import gettext
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -15,6 +16,7 @@ __all__ = [
     "LOCALE_DIR",
     "SHIPPED",
     "available",
+    "catalog_bytes",
     "catalog_json",
     "translation",
 ]
@@ -86,3 +88,9 @@ def catalog_json(lang: str) -> dict[str, Any]:
         "plural": [_plural_index(t, n) for n in range(PLURAL_TABLE)],
         "messages": messages,
     }
+
+
+@functools.cache
+def catalog_bytes(lang: str) -> bytes:
+    """`catalog_json(lang)` as the bytes the web door serves (made once)."""
+    return json.dumps(catalog_json(lang), ensure_ascii=False, separators=(",", ":")).encode()

@@ -7,7 +7,7 @@ from typing import Any
 
 from kiothi_board.i18n.catalog import DEFAULT_LANGUAGE, translation
 
-__all__ = ["Joined", "Msg", "joined", "localize", "render", "tr", "trn", "trp"]
+__all__ = ["Joined", "Msg", "has_words", "joined", "localize", "render", "tr", "trn", "trp"]
 
 Arg = object  # a placeholder's value: a number, a pit name, or another Msg (rendered too)
 
@@ -131,6 +131,17 @@ def localize(value: Any, lang: str | None) -> Any:
     if isinstance(value, list | tuple):
         return [localize(v, lang) for v in value]
     return value
+
+
+def has_words(value: Any) -> bool:
+    """Whether a JSON-able value holds a `Msg` anywhere."""
+    if isinstance(value, Msg):
+        return True
+    if isinstance(value, dict):
+        return any(has_words(v) for v in value.values())
+    if isinstance(value, list | tuple):
+        return any(has_words(v) for v in value)
+    return False
 
 
 def tr(msgid: str, /, **args: Arg) -> Msg:
