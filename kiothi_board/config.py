@@ -8,7 +8,9 @@ key and the reason.
 
 from __future__ import annotations
 
+import itertools
 import os
+import re
 import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -115,17 +117,56 @@ def _topic_prefix(value: Any) -> str | None:
     return None
 
 
-def _secret(min_len: int, *, digits: bool = False) -> Check:
+def _broker_users(value: Any) -> str | None:
+    if not all(isinstance(v, str) and re.fullmatch(r"[A-Za-z0-9_-]{1,64}", v) for v in value):
+        return "must be a list of broker user names (letters, digits, - or _; one topic level)"
+    return None
+
+
+REMOVED: dict[tuple[str, str], str] = {
+    ("mqtt", "trust_broker"): "was removed: the broker's user name decides on MQTT; list "
+    "the users who may control this board in mqtt.staff_users (docs/fleet.md)",
+}
+"""Keys that no longer exist, and what to write instead (a one-line error, not a guess)."""
+
+
+def _secret(min_len: int) -> Check:
     def check(value: Any) -> str | None:
         if value == "":
             return None  # off
-        if digits and not value.isdigit():
-            return "must be digits only"
         if len(value) < min_len:
             return f"must be at least {min_len} characters (kiothi-board token makes one)"
         return None
 
     return check
+
+
+MIN_PIN = 8
+"""Digits of the staff PIN: 10^8 PINs at the limiter's at most 22,280 checked failures a
+day (`api.auth_daily` plus the clean peers' bucket) take over 6 years on average to find."""
+
+
+def _weak_pin(pin: str) -> str | None:
+    """Why `pin` (ASCII digits) is one a guesser tries first, or None."""
+    if len(set(pin)) == 1:
+        return "one repeated digit"
+    steps = {(int(b) - int(a)) % 10 for a, b in itertools.pairwise(pin)}
+    if steps in ({1}, {9}):
+        return "a run of consecutive digits"
+    if len(set(pin[0::2])) == 1 and len(set(pin[1::2])) == 1:
+        return "two alternating digits"
+    return None
+
+
+def _pin(value: Any) -> str | None:
+    if value == "":
+        return None  # off
+    if not (value.isascii() and value.isdigit()):
+        return "must be ASCII digits 0-9 only"
+    if not MIN_PIN <= len(value) <= 12:
+        return f"must be {MIN_PIN} to 12 digits"
+    weak = _weak_pin(value)
+    return None if weak is None else f"is too easy to guess ({weak}); choose another"
 
 
 def _names(value: Any) -> str | None:
@@ -143,7 +184,6 @@ def api_settings(config: Config, *, sim: bool) -> dict[str, Any]:
         out[key] = None if out[key] < 0 else out[key]
     out["serial"] = tuple(out["serial"])
     out["host_names"] = tuple(out["host_names"])
-    out["trust_broker"] = config["mqtt"]["trust_broker"]
     out["sim"] = sim
     out["languages"] = config.board.enabled_languages
     return out
@@ -235,7 +275,7 @@ SCHEMA: dict[str, dict[str, Key]] = {
         "serial": Key((list,), [], None, "serial devices or pyserial URLs"),
         "serial_baud": Key((int,), 115200, between(300, 4_000_000)),
         "token": Key((str,), "", _secret(16), "needed to control over TCP/WebSocket; never logged"),
-        "staff_pin": Key((str,), "", _secret(6, digits=True), "digits: a session from the page"),
+        "staff_pin": Key((str,), "", _pin, "8-12 digits: a session from the page"),
         "trust_loopback_tcp": Key((bool,), False, None, "loopback TCP clients control at once"),
         "host_names": Key((list,), [], _names, "extra names the web server answers to"),
         "session_ttl": Key((int, float), 43200, between(60, 30 * 86400), "seconds"),
@@ -249,6 +289,7 @@ SCHEMA: dict[str, dict[str, Key]] = {
         "auth_rate": Key((int, float), 1, between(0.001, 1000), "failures/s per peer address"),
         "auth_burst": Key((int, float), 5, between(1, 10000)),
         "auth_global_rate": Key((int, float), 10, between(0.001, 10000), "failures/s in all"),
+        "auth_daily": Key((int, float), 5000, between(1, 1_000_000), "failures/day in all"),
         "max_line": Key((int,), 16384, between(256, 10_000_000)),
         "rate": Key((int, float), 50, between(1, 100_000), "requests/s per client"),
         "burst": Key((int, float), 200, between(1, 1_000_000)),
@@ -285,9 +326,7 @@ SCHEMA: dict[str, dict[str, Key]] = {
         "password": Key((str,), "", None, "never logged"),
         "tls_ca": Key((str,), "", None, "CA file for mqtts:// (empty: the system's)"),
         "keepalive": Key((int,), 30, between(2, 3600), "seconds; offline shows after 1.5x"),
-        "trust_broker": Key(
-            (bool,), False, None, "cmd/ writers get control: the broker's ACL decides who"
-        ),
+        "staff_users": Key((list,), [], _broker_users, "broker users who control this board"),
         "periodic_s": Key((int, float), 30, between(1, 3600), "health and stats refresh"),
         "queue": Key((int,), 1000, between(10, 1_000_000)),
         "max_clients": Key((int,), 32, between(1, 10_000)),
@@ -349,6 +388,8 @@ def validate(data: Mapping[str, Any], source: str = "<defaults>") -> Config:
         given = data.get(name, {})
         values: dict[str, Any] = {}
         for key in given:
+            if (name, key) in REMOVED:
+                raise ConfigError(f"{source}: {name}.{key} {REMOVED[(name, key)]}")
             if key not in keys:
                 raise ConfigError(
                     f"{source}: unknown key {name}.{key}; expected one of {', '.join(keys)}"

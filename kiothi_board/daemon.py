@@ -17,6 +17,7 @@ import json
 import logging
 import os
 import random
+import secrets
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -99,6 +100,7 @@ class Daemon:
         self._closed = False
         self._resources: list[Any] = []
         self.api: ApiServer | None = None
+        self.sim_code: str | None = None  # the simulator's access code for its pages
 
         self.link: Any = None  # the co-processor link, when the board uses one
         self.autoplay = autoplay
@@ -215,9 +217,14 @@ class Daemon:
                 real=self.device_clock,
                 exhibit=self.exhibition.director.status,
             )
+        settings = api_settings(self.config, sim=self.simulated)
+        if self.simulated and settings["staff_pin"] is None:
+            # The simulator's pages typed into the address bar (/operator) need a way to
+            # control: a staff PIN for this run only, shown to whoever reads its terminal.
+            self.sim_code = settings["staff_pin"] = f"{secrets.randbelow(10**8):08d}"
         self.api = open_doors(
             self.board,
-            api_settings(self.config, sim=self.simulated),
+            settings,
             self.config["mqtt"],
             setup=exhibition_doors(self.exhibition, sim),
             stats=self._today_stats,

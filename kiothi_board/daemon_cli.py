@@ -101,6 +101,7 @@ def _announce(daemon: Daemon, config: Config) -> str | None:
             # twin with a one-time session ticket (the plain address stays read-only).
             play_url = f"{daemon.web_url}#ticket={daemon.api.access.issue_ticket()}"
             print(f"kiothi-board: play on the web twin: {play_url}", file=sys.stderr)
+            print(f"kiothi-board: {operator_line(daemon, sys.stderr.isatty())}", file=sys.stderr)
         elif not (api_cfg["token"] or api_cfg["staff_pin"]):
             print(
                 "kiothi-board: the page and TCP are read-only: set api.token "
@@ -108,6 +109,22 @@ def _announce(daemon: Daemon, config: Config) -> str | None:
                 file=sys.stderr,
             )
     return play_url
+
+
+def operator_line(daemon: Daemon, tty: bool) -> str:
+    """Where the simulator's operator page is and how it gives control, in words.
+
+    The access code is a secret: it is shown on a terminal only, never written to a log
+    or a journal (a service's stderr)."""
+    page = f"{daemon.web_url}operator"
+    if daemon.sim_code is None:
+        return f"the operator page is at {page}; its access code is your api.staff_pin"
+    if not tty:
+        return (
+            f"the operator page is at {page}; its access code is shown only when the "
+            "simulator runs in a terminal (or set api.staff_pin)"
+        )
+    return f"the operator page is at {page}; its access code for this run is {daemon.sim_code}"
 
 
 def _terminal_board(
@@ -128,6 +145,8 @@ def _terminal_board(
         frame = daemon.board.loop.shown
         state = daemon.controller.state()
         state["url"] = play_url
+        if play_url is not None:  # the view is a terminal: the access code may show
+            state["url"] = f"{play_url}\n{operator_line(daemon, True)}"
         state["said"] = keys.prompt or keys.said or state.get("said")
         terminal.draw(render_board(frame, state, daemon.controller.language.current))
 

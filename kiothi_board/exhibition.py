@@ -28,7 +28,7 @@ from kiothi_board.exhibit.schedule import Schedule
 from kiothi_board.exhibit.stats import stored_games, tally, to_csv, totals
 from kiothi_board.guide import Renderer
 from kiothi_board.rules import pit_name
-from kiothi_board.store.base import CountStore, GameStore
+from kiothi_board.store.base import CountStore, GameStore, StoreHealth
 
 __all__ = ["Exhibition"]
 
@@ -239,6 +239,12 @@ class Exhibition:
             "link": self._link(),
             "store_bytes": self._store_bytes(),
         }
+
+    def store_health(self) -> dict[str, Any]:
+        """The store's part of `health` (degraded while damage is quarantined or salvaged)."""
+        if isinstance(self._store, StoreHealth):
+            return self._store.health()
+        return {"status": "ok", "problems": []}
 
     def report(self) -> dict[str, Any]:
         """The flat figures `/metrics` exports."""

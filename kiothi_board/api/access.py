@@ -9,8 +9,8 @@
 |           | only with `api.trust_loopback_tcp = true`                                  |
 | websocket | after the token, the PIN, a ticket or the session cookie; a page of a      |
 |           | foreign Origin stays a spectator whatever it sends                          |
-| mqtt      | after the token, the PIN or a ticket; at once only with                    |
-|           | `mqtt.trust_broker = true` (the broker's ACL then decides who may write)   |
+| mqtt      | by the broker's user name: `mqtt.staff_users` control, others spectate;    |
+|           | no secret is taken on the bus (api/mqtt_sessions.py)                       |
 
 The web server also refuses requests whose `Host` is not a name it serves (DNS rebinding).
 Secrets are compared in constant time; every failure goes through the `AuthLimiter`.
@@ -121,7 +121,6 @@ class AccessPolicy:
         token: str | None = None,
         staff_pin: str | None = None,
         trust_loopback_tcp: bool = False,
-        trust_broker: bool = False,
         host_names: Iterable[str] = (),
         session_ttl: float = 12 * 3600.0,
         limiter: AuthLimiter | None = None,
@@ -132,7 +131,6 @@ class AccessPolicy:
         self._token = token or None
         self._pin = staff_pin or None
         self.trust_loopback_tcp = trust_loopback_tcp
-        self.trust_broker = trust_broker
         self._clock = clock
         self._ttl = session_ttl
         self.limiter = limiter or AuthLimiter(clock=clock)
@@ -169,8 +167,6 @@ class AccessPolicy:
         if door in ALWAYS_CONTROL:
             return "control"
         if door == "tcp" and self.trust_loopback_tcp and is_loopback(host):
-            return "control"
-        if door == "mqtt" and self.trust_broker:
             return "control"
         return "spectator"
 

@@ -39,7 +39,6 @@ class ApiConfig:
     redis_prefix: str = "kiothi:v1"
     redis_queue: int = 1000
     trust_loopback_tcp: bool = False
-    trust_broker: bool = False  # from [mqtt]: who may write cmd/ controls (the ACL decides)
     host_names: tuple[str, ...] = ()
     staff_pin: str | None = field(default=None, repr=False)
     session_ttl: float = 12 * 3600.0
@@ -53,6 +52,7 @@ class ApiConfig:
     auth_rate: float = 1.0
     auth_burst: float = 5.0
     auth_global_rate: float = 10.0
+    auth_daily: float = 5000.0
     languages: tuple[str, ...] = ("en",)  # from [board]: the venue's, its default first
 
     @classmethod

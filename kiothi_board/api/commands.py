@@ -184,6 +184,9 @@ class CommandHandlers:
 
     def _authorize(self, session: ClientSession, **secrets_: str | None) -> str:
         """Check a token, PIN or ticket (kiothi_board/api/access.py); returns a ticket."""
+        if session.no_secrets is not None:
+            # Refused before it is checked: the secret was already readable by others.
+            raise ApiError("unauthorized", session.no_secrets)
         ticket = self.access.authenticate(session.peer, locked=session.locked, **secrets_)
         session.role = "control"
         return ticket

@@ -278,6 +278,14 @@ class Dispatcher(CommandHandlers):
                 out[name] = source()
             except Exception as exc:  # health must answer even when a part is broken
                 out[name] = {"status": "error", "message": str(exc)}
+        # A part that needs staff (a quarantined game, a failing disk) degrades the whole.
+        degraded = [
+            name
+            for name in self._health
+            if isinstance(out[name], dict) and out[name].get("status") in ("degraded", "error")
+        ]
+        if degraded:
+            out["status"], out["degraded"] = "degraded", degraded
         return out
 
     # ------------------------------------------------------------------ requests

@@ -34,6 +34,8 @@ class ExhibitDoors(Protocol):
 
     def health(self) -> dict[str, Any]: ...
 
+    def store_health(self) -> dict[str, Any]: ...
+
     def status(self) -> dict[str, Any]: ...
 
     def set_enabled(self, on: bool) -> dict[str, Any]: ...
@@ -90,6 +92,7 @@ def install(server: ApiServer, exhibit: ExhibitDoors, sim: SimDoors | None = Non
     dispatcher.add_command("exhibit.set", switch, control=True)
     dispatcher.add_command("exhibit", status, control=False)
     dispatcher.add_health("exhibit", exhibit.health)
+    dispatcher.add_health("store", exhibit.store_health)
     server.metrics_source = exhibit.report
     server.stats_csv = exhibit.stats_csv
     server.stats_today = lambda: str(exhibit.status()["day"])

@@ -8,13 +8,14 @@ Topics, under `{prefix}/{board}/` (prefix `kiothi/v1` by default):
 - `events`  every API event line but the LED frames;
 - `health`, `stats`  retained, refreshed every `periodic` seconds;
 - `info`    retained: version, board id, where the board's own web twin is;
-- `cmd/<client>`  request lines, run by the same dispatcher (and the same roles) as every
-  other door; the replies go to `reply/<client>`.
+- `cmd/<user>`  request lines from broker user `<user>`, run by the same dispatcher as
+  every other door; the replies go to `reply/<user>`.
 
-A client that may publish to `cmd/…` is a spectator unless it sends the token (`auth`),
-or the board is told to trust the broker (`trust_broker`: the broker's ACL then decides
-who may write to `cmd`). The game never waits for the broker: the dispatcher's tap only
-puts lines on a bounded queue; one worker thread publishes. Paho's own network thread
+The broker's ACL (`fleet/kiothi.acl`) lets each user write only `cmd/<its own name>` and
+read only `reply/<its own name>`; the board gives `mqtt.staff_users` control and everyone
+else a spectator's role, and takes no secret on the bus (`api/mqtt_sessions.py`).
+The game never waits for the broker: the dispatcher's tap only puts lines on a bounded
+queue; one worker thread publishes. Paho's own network thread
 reconnects with backoff; after every (re)connect the retained topics are written again.
 paho-mqtt is imported lazily (house rule 2); a client factory may be injected.
 """
@@ -26,13 +27,13 @@ import json
 import logging
 import queue
 import threading
-from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlsplit
 
 from kiothi_board import __version__
-from kiothi_board.api.dispatcher import ClientSession, Dispatcher
+from kiothi_board.api.dispatcher import Dispatcher
+from kiothi_board.api.mqtt_sessions import MqttSessions
 from kiothi_board.api.mqtt_settings import (
     BOARD_ID,
     MqttSettings,
@@ -72,8 +73,12 @@ class MqttAdapter:
         self._stats = stats
         self._factory = client_factory or _paho_client
         self._queue: queue.Queue[tuple[str, Any]] = queue.Queue(settings.queue_size)
-        self._sessions: OrderedDict[str, ClientSession] = OrderedDict()
-        self._sessions_lock = threading.Lock()
+        self.sessions = MqttSessions(
+            dispatcher,
+            staff_users=settings.staff_users,
+            max_clients=settings.max_clients,
+            wake=lambda user: self._enqueue(("drain", user)),
+        )
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._client: Any = None
@@ -129,10 +134,7 @@ class MqttAdapter:
             with contextlib.suppress(Exception):
                 client.disconnect()
             client.loop_stop()
-        with self._sessions_lock:
-            for session in self._sessions.values():
-                self._dispatcher.close_session(session)
-            self._sessions.clear()
+        self.sessions.close()
         self.status = "closed"
 
     def __enter__(self) -> MqttAdapter:
@@ -163,7 +165,7 @@ class MqttAdapter:
             self._last_error = f"broker refused the connection: {reason}"
             log.warning("mqtt: %s", self._last_error)
             return
-        client.subscribe([(self.topic("cmd"), 1), (self.topic("cmd/+"), 1)])
+        client.subscribe(self.topic("cmd/+"), qos=1)
         self.status = "up"
         self._last_error = None
         self.connected.set()
@@ -185,35 +187,15 @@ class MqttAdapter:
             self.status = "down"
 
     def _on_message(self, client: Any, userdata: Any, message: Any) -> None:
-        """A request line on `cmd[/<client>]` (paho's network thread)."""
+        """A request line on `cmd/<user>` (paho's network thread)."""
         topic: str = message.topic
-        name = topic.rsplit("/", 1)[1] if topic.count("/") > self.topic("cmd").count("/") else "_"
-        if not BOARD_ID.match(name):
+        prefix = self.topic("cmd/")
+        user = topic[len(prefix) :] if topic.startswith(prefix) else ""
+        if not BOARD_ID.match(user):
             self.refused += 1
             return
-        payload: bytes = message.payload
         self.commands += 1
-        session = self._session(name)
-        self._dispatcher.handle_line(session, payload)
-
-    # ------------------------------------------------------------------ sessions
-    def _session(self, name: str) -> ClientSession:
-        with self._sessions_lock:
-            session = self._sessions.get(name)
-            if session is not None:
-                self._sessions.move_to_end(name)
-                return session
-            while len(self._sessions) >= self.settings.max_clients:
-                _old, oldest = self._sessions.popitem(last=False)
-                self._dispatcher.close_session(oldest)
-            session = self._dispatcher.open_session(
-                "mqtt",
-                name,
-                trusted=self._dispatcher.access.initial_role("mqtt", None) == "control",
-                wake=lambda: self._enqueue(("drain", name)),
-            )
-            self._sessions[name] = session
-            return session
+        self._dispatcher.handle_line(self.sessions.session(user), bytes(message.payload))
 
     # ------------------------------------------------------------------ tap (game thread)
     def _tap(self, kind: str, message: dict[str, Any], line: bytes) -> None:
@@ -269,8 +251,7 @@ class MqttAdapter:
             self._publish_state()
 
     def _drain(self, name: str) -> None:
-        with self._sessions_lock:
-            session = self._sessions.get(name)
+        session = self.sessions.get(name)
         if session is None:
             return
         for line in session.outbox.take():

@@ -5,9 +5,9 @@ at `<discovery_prefix>/<component>/<node_id>/<object_id>/config`, all sharing on
 `device` block, the board's `status` topic as availability (`online` / `offline`), and
 templates that read the board's retained `state`, `stats` and `health` topics. The
 "new game" button publishes a request line on the board's `cmd/homeassistant` topic, so
-it runs through the same dispatcher and roles as every other door: the board must trust
-the broker (`mqtt.trust_broker`, with an ACL that lets only Home Assistant's user write
-there), or the button is refused as a spectator's.
+it runs through the same dispatcher and roles as every other door: the board must list
+Home Assistant's broker user in `mqtt.staff_users` (the ACL lets only that user write
+`cmd/homeassistant`), or the button is refused as a spectator's.
 """
 
 from __future__ import annotations

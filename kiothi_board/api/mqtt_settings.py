@@ -44,6 +44,7 @@ class MqttSettings:
     discovery: bool = False
     discovery_prefix: str = "homeassistant"
     web_url: str | None = None
+    staff_users: frozenset[str] = frozenset()
 
     @property
     def base(self) -> str:
@@ -72,6 +73,7 @@ def mqtt_settings(cfg: Mapping[str, Any], *, web_url: str | None = None) -> Mqtt
         discovery=cfg["discovery"],
         discovery_prefix=cfg["discovery_prefix"],
         web_url=web_url,
+        staff_users=frozenset(cfg["staff_users"]),
     )
 
 

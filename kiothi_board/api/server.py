@@ -82,13 +82,13 @@ class ApiServer:
             burst=config.auth_burst,
             global_rate=config.auth_global_rate,
             global_burst=config.auth_global_rate * 2,
+            daily=config.auth_daily,
             clock=clock,
         )
         self.access = AccessPolicy(
             token=config.token,
             staff_pin=config.staff_pin,
             trust_loopback_tcp=config.trust_loopback_tcp,
-            trust_broker=config.trust_broker,
             host_names=(*config.host_names, config.web_host, config.host),
             session_ttl=config.session_ttl,
             limiter=limiter,

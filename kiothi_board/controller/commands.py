@@ -101,7 +101,7 @@ def install(session: Session) -> None:
         "new": lambda _: s.begin(NewGame.same_as(s.settings).settings()),
         "move": lambda pit: _move(s, pit),
         "opening": lambda action: _opening(s, action),
-        "undo": lambda _: _ending(s, Undo()),
+        "undo": lambda _: _ending(s, Undo(own_turn=True)),
         "hint": lambda how: s.hint(offered=how == "offer"),
         "resign": lambda side: _resign(s, side),
         "end": lambda _: _ending(s, Agree()),

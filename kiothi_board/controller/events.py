@@ -86,7 +86,13 @@ class OpenEnd:
 
 @dataclass(frozen=True, slots=True)
 class Undo:
-    """Take back the last action (or the one in progress), guided back to the old counts."""
+    """Take back the last action (or the one in progress), guided back to the old counts.
+
+    `own_turn`: an AI's move in progress is taken back with the human's move before it, to
+    the human's own turn (or the AI would replay it). Stored undos without it (written
+    before it existed) replay as they were played: the move in progress only."""
+
+    own_turn: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,6 +162,8 @@ def to_json(event: GameEvent) -> dict[str, Any]:
             return {"type": "resign", "side": side.letter}
         case Revert(n):
             return {"type": "revert", "n": n}
+        case Undo(True):
+            return {"type": "undo", "own_turn": True}
     for name, bare in _BARE.items():
         if event == bare:
             return {"type": name}
@@ -166,6 +174,8 @@ def from_json(data: Any) -> GameEvent:
     """Read a stored event; a malformed one is a RecordError naming it."""
     try:
         kind = data["type"]
+        if kind == "undo" and data.get("own_turn") is True:
+            return Undo(own_turn=True)
         if kind in _BARE:
             return _BARE[kind]
         match kind:

@@ -83,7 +83,9 @@ class Game:
     lifts: tuple[Lift, ...] = ()
     lifted: int | None = None
     placing: tuple[int, ...] = ()
-    board: tuple[int, ...] | None = None  # the physical board during a human's opening
+    # The physical board during a human's opening, and as left by a resignation or an
+    # abandoned game (R13: no seeds move, even in the middle of a move).
+    board: tuple[int, ...] | None = None
 
     @property
     def result(self) -> Outcome | None:
@@ -150,11 +152,11 @@ def _stage_of(pos: Position) -> Stage:
 
 
 def expected_board(game: Game) -> tuple[int, ...]:
-    """The counts the physical board should hold right now."""
+    """The counts the physical board should hold right now (after an ending: as left)."""
     step = game.step
     if step is not None:
         return step.board
-    if game.stage == "open" and game.board is not None:
+    if game.stage in ("open", "over") and game.board is not None:
         return game.board
     return game.position.board
 
@@ -220,14 +222,14 @@ def apply(game: Game, event: GameEvent) -> Game:
             if game.lifted is not None:
                 raise IllegalMoveError(tr("seeds are still in the hand"))
             return _finish_opening(game)
-        case Undo():
-            return _undo(game)
+        case Undo(own_turn):
+            return _undo(game, own_turn=own_turn)
         case Resign(side):
-            return _end(game, lambda pos: pos.resign(side))
+            return _end(game, lambda pos: pos.resign(side), seeds_stay=True)
         case Agree():
-            return _end(game, Position.end_by_agreement)
+            return _end(game, Position.end_by_agreement, seeds_stay=False)
         case Abandon():
-            return _end(game, Position.abandon)
+            return _end(game, Position.abandon, seeds_stay=True)
     raise IllegalMoveError(f"{event!r} does not apply to a game (a revert replays the store)")
 
 
@@ -280,11 +282,16 @@ def _open_place(game: Game, pit: int) -> Game:
     return g
 
 
-def _end(game: Game, ending: Callable[[Position], Position]) -> Game:
-    """R13: an ending the players choose; the position carries the `Outcome`."""
+def _end(game: Game, ending: Callable[[Position], Position], *, seeds_stay: bool) -> Game:
+    """R13: an ending the players choose; the position carries the `Outcome`. `board` keeps
+    the counts the pits are left with: where the seeds lay (a resignation or an abandoned
+    game moves none, even mid-move), or nothing (by agreement each player takes their row)."""
     if game.stage == "over":
         raise IllegalMoveError(tr("the game is already over"))
-    return replace(game, position=ending(game.position), stage="over", steps=(), index=0)
+    left = expected_board(game) if seeds_stay else None
+    return replace(
+        game, position=ending(game.position), stage="over", steps=(), index=0, board=left
+    )
 
 
 def _finish_opening(game: Game) -> Game:
@@ -318,10 +325,15 @@ def _complete(game: Game) -> Game:
     return _after_action(game, after, game.pending)
 
 
-def _undo_depth(game: Game) -> int:
+def _undo_depth(game: Game, *, own_turn: bool) -> int:
     """How many played actions an undo takes back (0: only the move in progress)."""
-    if game.stage in ("sow", "guided_open", "set") and game.target is None and game.pending:
-        return 0
+    in_progress = game.stage in ("sow", "guided_open", "set") and game.target is None
+    if in_progress and game.pending:
+        # The AI's move being guided: back to the human's own turn with `own_turn`, or the
+        # AI would replay the same move at once (docs/controls.md).
+        ai_move = own_turn and game.settings.humans and game.settings.is_ai(game.mover)
+        if not (ai_move and game.movers):
+            return 0
     if game.stage == "open" and (game.lifted is not None or game.lifts):
         return 0
     n = len(game.movers)
@@ -340,11 +352,11 @@ def _replay(game: Game, count: int) -> Position:
     return pos
 
 
-def _undo(game: Game) -> Game:
+def _undo(game: Game, *, own_turn: bool = False) -> Game:
     _need(game, "turn", "open", "sow", "guided_open", "set")
     if game.target is not None:
         raise IllegalMoveError(tr("an undo is already being set on the board"))
-    back = _undo_depth(game)
+    back = _undo_depth(game, own_turn=own_turn)
     if back == 0 and not (game.pending or game.lifted is not None or game.lifts):
         raise IllegalMoveError(tr("nothing to undo"))
     target = game.position if back == 0 else _replay(game, len(game.actions) - back)

@@ -52,7 +52,7 @@ from kiothi_board.exhibit.attract import (
     recent_replays,
 )
 from kiothi_board.exhibit.ports import ExhibitSettings
-from kiothi_board.exhibit.reset import ResetPicture
+from kiothi_board.exhibit.reset import ResetPicture, left_by_last_game
 from kiothi_board.exhibit.schedule import Moment, Schedule
 from kiothi_board.frame import Frame
 from kiothi_board.guide import Renderer
@@ -102,7 +102,7 @@ class Director:
     def start(self, glance: Glance) -> None:
         """Begin where the board is: playing if it resumed a game, else asking for a reset."""
         self._game_open = glance.stage in ("open", "turn", "sow", "guided_open", "set")
-        self._board = glance.board
+        self._board = glance.board if glance.board is not None else left_by_last_game(self._store)
         self._new_attendant()
         self._load_totals()
         self._count("restarts")

@@ -15,13 +15,33 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from kiothi_board.errors import KiothiError
 from kiothi_board.frame import Frame
 from kiothi_board.guide import LEVELS, Cell, Cue, Renderer, Style
 from kiothi_board.guide.restore import RestoreView, restore_cells, restore_instruction
 from kiothi_board.i18n import Msg, tr
-from kiothi_board.rules import INITIAL_BOARD
+from kiothi_board.rules import INITIAL_BOARD, parse_record
+from kiothi_board.store.base import GameStore
 
-__all__ = ["ResetPicture"]
+__all__ = ["ResetPicture", "left_by_last_game"]
+
+
+def left_by_last_game(store: GameStore) -> tuple[int, ...] | None:
+    """The counts the store's last finished game left on the board (None: unknown).
+
+    After a restart with no game to resume, the seeds lie where that game left them (its
+    record replays to its ending, R10-R13); a move cut short by its ending is not in the
+    record, so mid-move the counts are the position before that move."""
+    try:
+        games = store.list_games(1)
+        if not games or games[0].get("status") == "current":
+            return None
+        data = store.get_game(int(games[0]["id"]))
+        if data is None or "format" not in data:
+            return None
+        return tuple(parse_record(data).final().board)
+    except (KiothiError, KeyError, TypeError, ValueError):
+        return None  # an unreadable record: the reset asks for every pit
 
 
 class ResetPicture:

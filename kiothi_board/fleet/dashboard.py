@@ -198,6 +198,14 @@ def main(argv: Sequence[str]) -> int:
     if token is not None and len(token) < 16:
         print("kiothi-board fleet: KIOTHI_FLEET_TOKEN must be 16 characters or more", flush=True)
         return 2
+    if os.environ.get("KIOTHI_BOARD_TOKEN"):
+        print(
+            "kiothi-board fleet: KIOTHI_BOARD_TOKEN is no longer used (a token on the bus is "
+            "readable by every reader): the boards trust the dashboard's broker user; list it "
+            "in each board's mqtt.staff_users (docs/fleet.md)",
+            flush=True,
+        )
+        return 2
     hub = FleetHub(
         args.broker,
         clock=SystemClock(),
@@ -205,7 +213,6 @@ def main(argv: Sequence[str]) -> int:
         username=args.username,
         password=os.environ.get("KIOTHI_FLEET_MQTT_PASSWORD") or None,
         tls_ca=args.tls_ca,
-        board_token=os.environ.get("KIOTHI_BOARD_TOKEN") or None,
         silent_after=args.silent_after,
     ).start()
     try:

@@ -5,9 +5,10 @@ It subscribes to `<prefix>/+/#` and folds each board's retained topics (`status`
 WebSocket clients) get every change as a small JSON-able update. Alerts are derived, never
 stored: offline, an input fault, the co-processor link down, a hot CPU, a silent board.
 
-Staff actions go back to a board as request lines on `<prefix>/<board>/cmd/<client>`; the
-hub sends `auth` with the fleet token first when it has one (else the boards must trust the
-broker's ACL for the dashboard's user). paho-mqtt is imported lazily.
+Staff actions go back to a board as request lines on `<prefix>/<board>/cmd/<user>`, where
+`<user>` is the hub's own broker user: the broker's ACL lets only that user write there,
+and a board gives control to the users in its `mqtt.staff_users`. No token ever goes on
+the bus (anyone allowed to read it would have it). paho-mqtt is imported lazily.
 """
 
 from __future__ import annotations
@@ -107,7 +108,6 @@ class FleetHub:
         username: str | None = None,
         password: str | None = None,
         tls_ca: str | None = None,
-        board_token: str | None = None,
         silent_after: float = 120.0,
         max_boards: int = 500,
         client_factory: Callable[[], Any] | None = None,
@@ -119,7 +119,6 @@ class FleetHub:
         self._user = username or urlsplit(url).username
         self._password = password or urlsplit(url).password
         self._tls_ca = tls_ca
-        self._board_token = board_token
         self.silent_after = silent_after
         self._max_boards = max_boards
         self._factory = client_factory
@@ -129,7 +128,6 @@ class FleetHub:
         self.connected = threading.Event()
         self._client: Any = None
         self._ids = itertools.count(1)
-        self._client_name = "fleet"
         self.messages = 0
         self.ignored = 0
 
@@ -153,8 +151,9 @@ class FleetHub:
         import paho.mqtt.client as mqtt
         from paho.mqtt.enums import CallbackAPIVersion
 
-        self._client_name = f"fleet-{secrets.token_hex(4)}"
-        client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"kiothi-{self._client_name}")
+        client = mqtt.Client(
+            CallbackAPIVersion.VERSION2, client_id=f"kiothi-fleet-{secrets.token_hex(4)}"
+        )
         if self._user:
             client.username_pw_set(self._user, self._password)
         if tls or self._tls_ca:
@@ -246,17 +245,15 @@ class FleetHub:
 
     # ------------------------------------------------------------------ staff actions
     def command(self, board: str, cmd: str, args: dict[str, Any]) -> None:
-        """Send one request to `board` (authenticated with the fleet token when set)."""
+        """Send one request to `board` as the hub's broker user (no secret on the bus)."""
         if not BOARD_ID.match(board):
             raise ValueError(f"bad board name {board!r}")
         if self._client is None:
             raise RuntimeError("the fleet hub is not connected")
-        topic = f"{self.prefix}/{board}/cmd/{self._client_name}"
-        lines = []
-        if self._board_token:
-            lines.append(
-                {"id": next(self._ids), "cmd": "auth", "args": {"token": self._board_token}}
+        if not self._user or not BOARD_ID.match(self._user):
+            raise RuntimeError(
+                "the dashboard has no broker user (--username): a board cannot tell who asks"
             )
-        lines.append({"id": next(self._ids), "cmd": cmd, "args": args})
-        for line in lines:
-            self._client.publish(topic, json.dumps(line, separators=(",", ":")), qos=1)
+        topic = f"{self.prefix}/{board}/cmd/{self._user}"
+        line = {"id": next(self._ids), "cmd": cmd, "args": args}
+        self._client.publish(topic, json.dumps(line, separators=(",", ":")), qos=1)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
-__all__ = ["CountStore", "GameStore", "Writes"]
+__all__ = ["CountStore", "GameStore", "StoreHealth", "Writes"]
 
 
 @dataclass
@@ -93,4 +93,13 @@ class CountStore(Protocol):
 
     def get_counts(self, first: str, last: str) -> dict[str, dict[str, int]]:
         """The counters of the days from `first` to `last` (ISO dates, inclusive)."""
+        ...
+
+
+@runtime_checkable
+class StoreHealth(Protocol):
+    """A store that can say what staff must know about it (damage found, writes failing)."""
+
+    def health(self) -> dict[str, Any]:
+        """`status` ("ok" or "degraded"), `problems` (one line each) and details."""
         ...

@@ -7,8 +7,12 @@ are PAGE_SIZE bytes. Thread-safe: one connection shared under a lock.
 
 A file that is not SQLite, is damaged, or holds another schema is never overwritten: it is
 moved aside to `<name>.corrupt-<UTC timestamp>` (with its `-wal`/`-shm` companions), a
-warning is logged, `store.report` describes what happened for the daemon to show, and a
-fresh store is created in its place.
+fresh store is created in its place, and every game that can still be read from a damaged
+store of ours is copied into it (`sqlite_rescue.salvage`); `store.report` says what was
+lost and where the file went. A game whose rows cannot be read (a flipped byte in a value,
+which `quick_check` does not see) is quarantined: kept in the file, left out of every read,
+named in `store.quarantined` and `health()`. A settings row that cannot be read counts as
+no settings (the config's), with one warning.
 
 Schema (version 1; `PRAGMA application_id` marks the file as ours):
 
@@ -38,6 +42,7 @@ from kiothi_board.clock import Clock, SystemClock
 from kiothi_board.errors import StoreError, StoreUsageError, UnknownGameError
 from kiothi_board.store.base import Writes
 from kiothi_board.store.common import check_counts, dump, load, result_of
+from kiothi_board.store.sqlite_rescue import Salvage, read_settings, salvage, scan_games
 
 __all__ = ["APPLICATION_ID", "SCHEMA_VERSION", "CorruptStoreReport", "SqliteStore"]
 
@@ -81,6 +86,12 @@ CREATE TABLE IF NOT EXISTS counts (
 ) WITHOUT ROWID
 """
 
+_QUARANTINE = (
+    "CREATE TEMP TABLE IF NOT EXISTS quarantine (game_id INTEGER PRIMARY KEY, reason TEXT)"
+)
+_KEPT = "id NOT IN (SELECT game_id FROM temp.quarantine)"
+"""Reads leave quarantined games out: SQLite raises on their values when they are fetched."""
+
 T = TypeVar("T")
 
 
@@ -91,11 +102,13 @@ class CorruptStoreReport:
     path: str
     moved_to: str
     reason: str
+    salvage: Salvage | None = None
 
     def __str__(self) -> str:
+        rescued = "" if self.salvage is None else f"; salvaged into it: {self.salvage}"
         return (
             f"game store {self.path!r} was unusable ({self.reason}); "
-            f"moved aside to {self.moved_to!r} and a new store was created"
+            f"moved aside to {self.moved_to!r} and a new store was created{rescued}"
         )
 
 
@@ -111,6 +124,9 @@ class SqliteStore:
         self._wall_clock = (clock or SystemClock()).wall
         self._lock = threading.RLock()
         self.report: CorruptStoreReport | None = None
+        self.quarantined: dict[int, str] = {}
+        self.settings_problem: str | None = None
+        self._salvage_from: Path | None = None
         try:
             self._conn: sqlite3.Connection | None = self._open()
         except StoreError:
@@ -120,6 +136,26 @@ class SqliteStore:
         except OSError as exc:
             raise StoreError(f"cannot open game store {str(self.path)!r}: {exc}") from exc
         self._write(lambda c: c.execute(_COUNTS))
+        self._rescue()
+
+    def _rescue(self) -> None:
+        """Quarantine unreadable games, or fill the fresh store from the damaged file."""
+        conn = self._connection()
+        conn.execute(_QUARANTINE)
+        if self._salvage_from is not None and self.report is not None:
+            rescued = salvage(self._salvage_from, conn)
+            self.report = CorruptStoreReport(
+                self.report.path, self.report.moved_to, self.report.reason, rescued
+            )
+            log.warning(
+                "game store %s: salvaged from %s: %s", self.path, self.report.moved_to, rescued
+            )
+        conn.executemany(
+            "INSERT INTO temp.quarantine (game_id, reason) VALUES (?, ?)",
+            sorted(self.quarantined.items()),
+        )
+        for game_id, reason in sorted(self.quarantined.items()):
+            log.warning("game store %s: game %d quarantined: %s", self.path, game_id, reason)
 
     # -- opening ----------------------------------------------------------------------------
 
@@ -133,6 +169,8 @@ class SqliteStore:
             conn = self._connect()
             try:
                 problem = self._problem(conn)
+                if problem is None:
+                    self.quarantined = scan_games(conn)
             except sqlite3.OperationalError:
                 # Cannot open/lock/read (permissions, I/O, busy): not proof of corruption, so
                 # the file is left where it is and the error reaches the daemon.
@@ -146,6 +184,8 @@ class SqliteStore:
                 return conn
             conn.close()
             self._move_aside(problem)
+            if not problem.startswith(("not a kiothi-board store", "unknown schema version")):
+                self._salvage_from = Path(self.report.moved_to) if self.report else None
         self.path.parent.mkdir(parents=True, exist_ok=True)
         conn = self._connect()
         try:
@@ -219,6 +259,32 @@ class SqliteStore:
         self.report = CorruptStoreReport(str(self.path), str(target), reason)
         log.warning("%s", self.report)
 
+    def health(self) -> dict[str, Any]:
+        """The store's part of `health`: degraded while games are quarantined, after a
+        salvage, or with unreadable settings (what staff must be told)."""
+        problems = [
+            f"game {gid} cannot be read and is quarantined: {why}"
+            for gid, why in sorted(self.quarantined.items())
+        ]
+        if self.report is not None:
+            problems.append(str(self.report))
+        if self.settings_problem is not None:
+            problems.append(
+                f"saved settings unreadable ({self.settings_problem}): using the config"
+            )
+        return {
+            "status": "degraded" if problems else "ok",
+            "quarantined": sorted(self.quarantined),
+            "salvage": None
+            if self.report is None
+            else {
+                "moved_to": self.report.moved_to,
+                "recovered": len(self.report.salvage.recovered) if self.report.salvage else 0,
+                "lost": list(self.report.salvage.lost) if self.report.salvage else [],
+            },
+            "problems": problems,
+        }
+
     # -- plumbing ---------------------------------------------------------------------------
 
     def _connection(self) -> sqlite3.Connection:
@@ -261,8 +327,11 @@ class SqliteStore:
 
     def load_settings(self) -> dict[str, Any]:
         """The saved settings (empty when none were saved)."""
-        row = self._read(lambda c: c.execute("SELECT json FROM settings WHERE id = 1").fetchone())
-        return {} if row is None else dict(load(row[0]))
+        settings, problem = self._read(read_settings)
+        if problem is not None and problem != self.settings_problem:
+            log.warning("game store %s: %s; using the config's settings", self.path, problem)
+        self.settings_problem = problem
+        return settings
 
     def save_settings(self, settings: dict[str, Any]) -> None:
         """Replace the saved settings."""
@@ -283,7 +352,7 @@ class SqliteStore:
         now = self._wall_clock()
 
         def begin(c: sqlite3.Connection) -> int:
-            c.execute("UPDATE games SET status = 'abandoned' WHERE status = 'current'")
+            c.execute(f"UPDATE games SET status = 'abandoned' WHERE status = 'current' AND {_KEPT}")
             cur = c.execute(
                 "INSERT INTO games (status, meta, started) VALUES ('current', ?, ?)", (text, now)
             )
@@ -320,7 +389,8 @@ class SqliteStore:
             c: sqlite3.Connection,
         ) -> tuple[int, dict[str, Any], list[dict[str, Any]]] | None:
             row = c.execute(
-                "SELECT id, meta FROM games WHERE status = 'current' ORDER BY id DESC LIMIT 1"
+                f"SELECT id, meta FROM games WHERE status = 'current' AND {_KEPT} "
+                "ORDER BY id DESC LIMIT 1"
             ).fetchone()
             if row is None:
                 return None
@@ -362,7 +432,7 @@ class SqliteStore:
         rows = self._read(
             lambda c: c.execute(
                 "SELECT id, status, meta, started, finished, record FROM games "
-                "ORDER BY id DESC LIMIT ? OFFSET ?",
+                f"WHERE {_KEPT} ORDER BY id DESC LIMIT ? OFFSET ?",
                 (limit, offset),
             ).fetchall()
         )
@@ -373,7 +443,8 @@ class SqliteStore:
 
         def get(c: sqlite3.Connection) -> dict[str, Any] | None:
             row = c.execute(
-                "SELECT id, status, meta, started, finished, record FROM games WHERE id = ?",
+                "SELECT id, status, meta, started, finished, record FROM games "
+                f"WHERE id = ? AND {_KEPT}",
                 (game_id,),
             ).fetchone()
             if row is None:
@@ -428,13 +499,17 @@ class SqliteStore:
         """The counters of the days from `first` to `last` (inclusive)."""
         rows = self._read(
             lambda c: c.execute(
-                "SELECT day, key, n FROM counts WHERE day BETWEEN ? AND ? ORDER BY day, key",
+                "SELECT CAST(day AS BLOB), CAST(key AS BLOB), n FROM counts "
+                "WHERE day BETWEEN ? AND ? AND typeof(n) = 'integer' ORDER BY day, key",
                 (first, last),
             ).fetchall()
         )
         out: dict[str, dict[str, int]] = {}
         for day, key, n in rows:
-            out.setdefault(str(day), {})[str(key)] = int(n)
+            try:  # a damaged counter costs that counter
+                out.setdefault(bytes(day).decode(), {})[bytes(key).decode()] = int(n)
+            except UnicodeDecodeError:
+                continue
         return out
 
     def close(self) -> None:

@@ -177,11 +177,20 @@ def store_cost(presses: int = 400, seed: int = 1) -> StoreCost:
                     tracer.send_signal(signal.SIGINT)  # detach and write the summary
                     tracer.wait(timeout=30)
         finally:
-            proc.send_signal(signal.SIGTERM)
-            proc.wait(timeout=60)
+            _stop(proc)
             log.close()
         syncs = _syncs(summary) if strace else None
     return StoreCost(played, syncs, written, seconds)
+
+
+def _stop(proc: subprocess.Popen[bytes]) -> None:
+    """Stop the daemon; killed if it hangs, so a failure above is the one reported."""
+    proc.send_signal(signal.SIGTERM)
+    try:
+        proc.wait(timeout=60)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
 
 
 def _tcp_port(log: Path, deadline: float) -> int:

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from kiothi_board.config import Config, default_state_dir
 from kiothi_board.hardware.pinmap import PIT_NAMES, PinMap
+from kiothi_board.store.sqlite_rescue import read_settings, scan_games
 from kiothi_board.tools.doctor_checks import Check
 
 __all__ = ["SERVICE_CONFIG", "SERVICE_STATE_DIR", "gpiochip", "i2c", "store", "store_dir"]
@@ -254,10 +255,22 @@ def store(config: Config, root: Path, state_dir: str | None = None) -> Check:
         rows = [r[0] for r in db.execute("PRAGMA integrity_check")]
         tables = db.execute("SELECT count(*) FROM sqlite_master WHERE type = 'table'")
         count = tables.fetchone()[0]
+        # integrity_check does not read values: a bad byte in one is found only here.
+        bad = scan_games(db) if rows == ["ok"] else {}
+        settings = read_settings(db)[1] if rows == ["ok"] else None
     except sqlite3.Error as exc:
         return Check("store", "fail", f"{where}: {exc}")
     finally:
         db.close()
     if rows != ["ok"]:
         return Check("store", "fail", f"{where}: integrity_check: " + "; ".join(rows[:3]))
+    if bad or settings:
+        games = "; ".join(f"game {gid}: {why}" for gid, why in sorted(bad.items())[:10])
+        detail = games + (f"; settings: {settings}" if settings else "")
+        return Check(
+            "store",
+            "warn",
+            f"{where}: {len(bad)} game(s) unreadable, quarantined by the daemon ({detail})",
+            {"quarantined": sorted(bad)},
+        )
     return Check("store", "ok", f"{where}: integrity ok ({count} tables)")

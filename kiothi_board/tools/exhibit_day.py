@@ -31,7 +31,7 @@ ZONE = "Europe/Paris"
 IDLE_S, COUNTDOWN_S, HINT_S, TWO_S, OVER_S, HOLD_S = 60, 15, 30, 3, 5, 1.0
 EXTRA_ENV = dict(e.split("=", 1) for e in os.environ.get("DAY_ENV", "").split() if "=" in e)
 TOKEN = "museum-staff-token-0123456789"
-PIN = "975310"  # the curators' PIN on the operator page
+PIN = "97531086"  # the curators' PIN on the operator page
 PITS = [f"S{i}" for i in range(1, 11)] + [f"N{i}" for i in range(1, 11)]
 
 

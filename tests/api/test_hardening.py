@@ -31,11 +31,30 @@ def test_short_tokens_and_pins_are_refused_naming_the_key_without_showing_them()
     with pytest.raises(ConfigError, match=r"api.token = \(hidden\): must be at least 16") as exc:
         validate({"api": {"token": "tooshort"}})
     assert "tooshort" not in str(exc.value)
-    with pytest.raises(ConfigError, match=r"api.staff_pin = \(hidden\): must be digits"):
-        validate({"api": {"staff_pin": "abcdef"}})
-    with pytest.raises(ConfigError, match=r"api.staff_pin = \(hidden\): must be at least 6"):
-        validate({"api": {"staff_pin": "1234"}})
-    assert validate({"api": {"token": TOKEN, "staff_pin": "123456"}})["api"]["token"] == TOKEN
+    with pytest.raises(ConfigError, match=r"api.staff_pin = \(hidden\): must be ASCII digits"):
+        validate({"api": {"staff_pin": "abcdefgh"}})
+    with pytest.raises(ConfigError, match=r"api.staff_pin = \(hidden\): must be 8 to 12 digits"):
+        validate({"api": {"staff_pin": "246813"}})  # 6 digits: 10^6 fall in weeks
+    assert validate({"api": {"token": TOKEN, "staff_pin": "24681359"}})["api"]["token"] == TOKEN
+
+
+@pytest.mark.parametrize(
+    ("pin", "why"),
+    [
+        ("00000000", "one repeated digit"),
+        ("77777777777", "one repeated digit"),
+        ("12345678", "a run of consecutive digits"),
+        ("98765432", "a run of consecutive digits"),
+        ("78901234", "a run of consecutive digits"),
+        ("12121212", "two alternating digits"),
+        ("\u0661\u0662\u0663\u0664\u0665\u0666\u0667\u0668", "must be ASCII digits"),
+        ("\uff11\uff12\uff13\uff14\uff15\uff16\uff17\uff18", "must be ASCII digits"),
+    ],
+)
+def test_weak_and_non_ascii_pins_are_refused_naming_the_key(pin: str, why: str) -> None:
+    with pytest.raises(ConfigError, match=r"api.staff_pin = \(hidden\): .*" + why) as exc:
+        validate({"api": {"staff_pin": pin}})
+    assert pin not in str(exc.value) and "\n" not in str(exc.value)
 
 
 def test_unix_path_in_a_missing_directory_names_the_key(board: Board) -> None:

@@ -128,14 +128,52 @@ def test_home_assistant_discovery_follows_the_conventions() -> None:
     assert all(json.loads(p)["unique_id"].startswith("kiothi_hall_2_") for p in msgs.values())
 
 
-def test_the_access_policy_decides_the_mqtt_door() -> None:
-    from kiothi_board.api.access import AccessPolicy
-    from kiothi_board.clock import FakeClock
+def test_the_broker_user_decides_and_no_secret_travels_on_mqtt(
+    tmp_path: Path, mosquitto: Mosquitto
+) -> None:
+    """`cmd/<user>`: staff users control, others spectate; `auth`/`hello` with a secret are
+    refused before they are checked, so no reply on the bus ever carries a ticket."""
+    prefix = f"kiothi-test-{uuid.uuid4().hex[:8]}/v1"
+    token = "board-token-0123456789"
+    cfg = validate(
+        {
+            "game": {"mode": "two"},
+            "api": {"tcp_port": 0, "web_port": 0, "token": token},
+            "mqtt": {"url": mosquitto.url, "board_id": "b1", "prefix": prefix,
+                     "staff_users": ["ops"]},
+        }
+    )  # fmt: skip
+    daemon = Daemon(cfg, sim=True, state_dir=str(tmp_path))
+    base = f"{prefix}/b1"
+    w = Watcher(f"{base}/#", mosquitto.port)
+    try:
+        w.wait(f"{base}/status")
 
-    assert AccessPolicy(clock=FakeClock(), addresses=()).initial_role("mqtt", None) == "spectator"
-    trusting = AccessPolicy(clock=FakeClock(), addresses=(), trust_broker=True)
-    assert trusting.initial_role("mqtt", None) == "control"
-    assert trusting.initial_role("tcp", "127.0.0.1") == "spectator"  # only the broker's door
+        def ask(user: str, rid: int, cmd: str, args: dict[str, Any]) -> dict[str, Any]:
+            w.client.publish(
+                f"{base}/cmd/{user}", json.dumps({"id": rid, "cmd": cmd, "args": args})
+            )
+            return json.loads(w.wait(f"{base}/reply/{user}", lambda p: f'"id":{rid}'.encode() in p))
+
+        assert ask("ops", 1, "new_game", {"mode": "two"})["ok"] is True
+        assert ask("t1", 2, "new_game", {})["error"]["code"] == "unauthorized"
+        for rid, cmd in ((3, "auth"), (4, "hello")):
+            refused = ask("t1", rid, cmd, {"token": token})
+            assert refused["ok"] is False and "mqtt.staff_users" in refused["error"]["message"]
+        hello = ask("t1", 5, "hello", {})
+        assert hello["ok"] and hello["result"]["role"] == "spectator"
+        assert "ticket" not in hello["result"]
+        assert ask("t1", 6, "new_game", {})["error"]["code"] == "unauthorized"  # still
+    finally:
+        w.close()
+        daemon.close()
+
+
+def test_trust_broker_is_gone_with_a_line_naming_the_key() -> None:
+    with pytest.raises(ConfigError, match=r"mqtt\.trust_broker was removed.*mqtt\.staff_users"):
+        validate({"mqtt": {"trust_broker": True}})
+    with pytest.raises(ConfigError, match=r"mqtt\.staff_users"):
+        validate({"mqtt": {"staff_users": ["a/b"]}})
 
 
 def test_dashboard_actions_need_the_staff_token_and_send_real_commands() -> None:

@@ -12,7 +12,7 @@ from tests.api.helpers import ARTIFACTS
 from tests.browser import WAIT_MS, chromium, wait_js
 
 TOKEN = "browser-test-token-0123"
-PIN = "246810"
+PIN = "24681037"
 
 
 def test_browser_plays_a_move_by_clicking_pits(
@@ -31,7 +31,7 @@ def test_browser_plays_a_move_by_clicking_pits(
             page.on("pageerror", lambda e: errors.append(str(e)))
             # Loopback alone gives no control: the staff PIN buys a session cookie,
             # which the page's WebSocket then carries.
-            wrong = page.request.post(url + "session", data={"pin": "000000"})
+            wrong = page.request.post(url + "session", data={"pin": "00000000"})
             assert wrong.status == 401
             got = page.request.post(url + "session", data={"pin": PIN})
             assert got.status == 200 and got.json()["role"] == "control"

@@ -24,7 +24,7 @@ DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
 SHOTS = ARTIFACTS / "guide-states"
 TOKEN = "twin-test-token-0123456"
-PIN = "246813"
+PIN = "24681359"
 
 # The WCAG 2 contrast of every visible text on the page against the colour behind it
 # (the nearest opaque background-color, translucent layers blended in). Returns failures.

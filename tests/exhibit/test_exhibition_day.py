@@ -189,9 +189,9 @@ def test_operator_page_charts_the_day(day: tuple[Day, float]) -> None:
         wait_js(
             page, "document.querySelector('#stats-summary').textContent.includes('for staff')"
         )  # a visitor at this page sees no statistics
-        page.fill("#token", "000000")
+        page.fill("#token", "00000000")
         page.click("#save-token")
-        page.wait_for_selector(".toast:has-text('PIN refused')")
+        page.wait_for_selector(".toast:has-text('access code is not right')")
         page.fill("#token", PIN)  # the curator's PIN: a session for this browser
         page.click("#save-token")
         page.wait_for_selector("body[data-stats='drawn']")

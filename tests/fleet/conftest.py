@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import signal
 import subprocess
 import sys
@@ -10,26 +11,36 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import Mosquitto
+from tests.conftest import Mosquitto, free_port
 from tests.conftest import wait_until as poll_until
 
 USERS = {
-    "staff": "staff-secret-pass",  # may read everything and command every board
-    "visitor": "visitor-pass",  # may read, never command
+    "staff": "staff-secret-pass",  # in every board's mqtt.staff_users: controls
+    "display": "display-pass",  # reads what the boards publish; a spectator on cmd/display
+    "homeassistant": "ha-pass",
     "b1": "b1-pass",  # each board writes only under its own name
     "b2": "b2-pass",
     "b3": "b3-pass",
 }
 
-ACL = """\
-user staff
-topic readwrite kiothi/v1/#
+SHIPPED_ACL = Path(__file__).parents[2] / "fleet" / "kiothi.acl"
 
-user visitor
-topic read kiothi/v1/#
 
-pattern readwrite kiothi/v1/%u/#
-"""
+def fleet_acl(boards: tuple[str, ...] = ("b1", "b2", "b3")) -> str:
+    """The shipped ACL as docs/fleet.md shows it, with its example board's block copied for
+    each of `boards` (as the doc says to do): every other line is used as shipped."""
+    text = SHIPPED_ACL.read_text()
+    start = text.index("user hall-1\n")
+    end = text.find("\n\n", start)
+    block = text[start:] if end < 0 else text[start:end]
+    copies = [
+        block.replace("hall-1", b).replace("kiothi_hall_1", "kiothi_" + b.replace("-", "_"))
+        for b in boards
+    ]
+    return text + "\n\n" + "\n\n".join(copies) + "\n"
+
+
+ACL = fleet_acl()
 
 
 def wait_until(pred: Callable[[], object], timeout: float, what: str) -> None:
@@ -56,17 +67,19 @@ def broker(tmp_path: Path) -> Iterator[Broker]:
 class BoardProcess:
     """One `kiothi-board run --sim` daemon reporting to a broker."""
 
-    def __init__(self, root: Path, name: str, broker_url: str, *, keepalive: int = 2) -> None:
+    def __init__(
+        self, root: Path, name: str, broker_url: str, *, keepalive: int = 2, api: str = ""
+    ) -> None:
         self.name = name
         self.dir = root / name
         self.dir.mkdir()
         self.config = self.dir / "config.toml"
         self.config.write_text(
             '[game]\nmode = "two"\n'
-            "[api]\ntcp_port = 0\nweb_port = 0\n"
+            f"[api]\n{api or 'tcp_port = 0'}\nweb_port = 0\n"
             f'[mqtt]\nurl = "{broker_url}"\nboard_id = "{name}"\n'
             f'username = "{name}"\npassword = "{USERS.get(name, "")}"\n'
-            f"keepalive = {keepalive}\ntrust_broker = true\nperiodic_s = 1\n"
+            f'keepalive = {keepalive}\nstaff_users = ["staff"]\nperiodic_s = 1\n'
         )
         self.proc: subprocess.Popen[bytes] | None = None
 
@@ -101,3 +114,48 @@ def boards(tmp_path: Path, broker: Broker) -> Iterator[list[BoardProcess]]:
     yield procs
     for p in procs:
         p.stop()
+
+
+class DashboardProcess:
+    """`kiothi-board fleet` as its own process, signed in to the broker as user `staff`."""
+
+    def __init__(self, root: Path, broker: Broker, token: str) -> None:
+        self.dir = root / "dashboard"
+        self.dir.mkdir(exist_ok=True)
+        self.port = free_port()
+        env = {**os.environ, "KIOTHI_FLEET_TOKEN": token}
+        env["KIOTHI_FLEET_MQTT_PASSWORD"] = USERS["staff"]
+        cmd = [sys.executable, "-m", "kiothi_board", "fleet", "--broker", broker.url]
+        cmd += ["--username", "staff", "--port", str(self.port)]
+        log = open(self.dir / "dashboard.log", "wb")  # noqa: SIM115 - closed with the process
+        self.proc = subprocess.Popen(
+            cmd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env
+        )
+        wait_until(lambda: "fleet dashboard on" in self.log() or not self.alive(), 60, "dashboard")
+        assert self.alive(), self.log()
+
+    def alive(self) -> bool:
+        return self.proc.poll() is None
+
+    def rss_mb(self) -> float:
+        return rss_mb(self.proc.pid)
+
+    def log(self) -> str:
+        return (self.dir / "dashboard.log").read_text(errors="replace")
+
+    def stop(self) -> None:
+        if self.alive():
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(15)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(15)
+
+
+def rss_mb(pid: int) -> float:
+    """Resident memory of process `pid` in MB (from /proc)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0

@@ -1,7 +1,7 @@
 """Three simulated boards on a private mosquitto (users + ACL), the fleet hub and dashboard.
 
-The broker is killed and restarted mid-game, a board is SIGKILLed, a visitor without write
-rights tries to command a board, and a real Chromium watches the dashboard.
+The broker is killed and restarted mid-game, a board is SIGKILLed, a display without
+control tries to command a board, and a real Chromium watches the dashboard.
 """
 
 from __future__ import annotations
@@ -78,23 +78,29 @@ def hub(broker: Broker) -> Iterator[FleetHub]:
     h.close()
 
 
-def test_visitor_cannot_command_but_staff_can(
+def test_display_cannot_command_but_staff_can(
     broker: Broker, boards: list[BoardProcess], hub: FleetHub
 ) -> None:
     wait_until(lambda: _online(hub, {"b1", "b2", "b3"}), 30, "three boards online")
     before = hub.board("b1")["state"]["game_id"]  # type: ignore[index]
-    visitor, got = _client("visitor")
-    visitor.connect("127.0.0.1", broker.port)
-    visitor.subscribe("kiothi/v1/b1/reply/#")
-    visitor.loop_start()
+    display, got = _client("display")
+    display.connect("127.0.0.1", broker.port)
+    display.subscribe("kiothi/v1/b1/reply/#")
+    display.loop_start()
     try:
         request = {"id": 7, "cmd": "new_game", "args": {}}
-        visitor.publish("kiothi/v1/b1/cmd/visitor", json.dumps(request), qos=1).wait_for_publish(5)
-        with pytest.raises(queue.Empty):  # the broker's ACL drops the write: no reply, no game
+        # As itself, the display is a spectator: the board refuses its new game.
+        display.publish("kiothi/v1/b1/cmd/display", json.dumps(request), qos=1)
+        topic, reply = got.get(timeout=30)
+        assert topic == "kiothi/v1/b1/reply/display"
+        assert json.loads(reply)["error"]["code"] == "unauthorized"
+        # Under the staff's name the broker's ACL drops the write: no reply, no game.
+        display.publish("kiothi/v1/b1/cmd/staff", json.dumps(request), qos=1).wait_for_publish(5)
+        with pytest.raises(queue.Empty):
             got.get(timeout=2.0)
     finally:
-        visitor.loop_stop()
-        visitor.disconnect()
+        display.loop_stop()
+        display.disconnect()
     assert hub.board("b1")["state"]["game_id"] == before  # type: ignore[index]
     # Hear every event of b1 as the hub folds it in: its view keeps only the last 20, and
     # three autoplaying boards push a new one out in a few seconds on a loaded machine.
@@ -209,7 +215,7 @@ def _restart_broker(broker: Broker, boards: list[BoardProcess], hub: FleetHub) -
     wait_until(back, 30, "every board back online with a game that carried on")
     assert all(b.alive() for b in boards)
     # A newcomer to the restarted broker finds every board's retained status and state.
-    late, got = _client("visitor")
+    late, got = _client("display")
     late.connect("127.0.0.1", broker.port)
     late.subscribe([("kiothi/v1/+/status", 1), ("kiothi/v1/+/state", 1)])
     late.loop_start()

@@ -14,6 +14,30 @@ function takeTicket() {
   return sessionStorage.getItem("kiothi-ticket") || undefined;
 }
 
+// What a page says when the board refuses a request: plain sentences for a person, by the
+// error's code (the protocol's own message, for programs, is kept in `err.detail`).
+const ERROR_WORDS = {
+  unauthorized: "This device may only watch. To play or change settings, enter the board's access code on the operator page (Access).",
+  rate_limited: "Too many tries in a short time: wait a minute, then try again.",
+  bad_args: "The board could not use what was sent; check the form and try again.",
+  parse_error: "The board could not read the request; reload the page.",
+  invalid_request: "The board could not read the request; reload the page.",
+  unsupported_version: "This page is older than the board; reload it.",
+  unknown_command: "This board does not offer that.",
+  line_too_long: "That was too long for the board.",
+  not_found: "There is no such game on this board.",
+  unavailable: "This board is not set up for that.",
+  internal: "The board could not do that; try again.",
+  disconnected: "The page lost its connection to the board; it reconnects by itself.",
+};
+// Codes whose message is the game's own words for a player (not protocol words).
+const GAME_WORDS = new Set(["conflict", "illegal"]);
+
+function plainError(err) {
+  if (err && GAME_WORDS.has(err.code) && err.message) return err.message;
+  return ERROR_WORDS[(err && err.code) || "internal"] || ERROR_WORDS.internal;
+}
+
 class KiothiClient {
   constructor(topics) {
     this.topics = topics;
@@ -51,7 +75,8 @@ class KiothiClient {
           // A wrong token (or an expired ticket) still leaves a spectator connection.
           sessionStorage.removeItem("kiothi-ticket");
           hello = await this.request("hello", { client: "web" });
-          this.emit("notice", `Token refused: ${err.message}`);
+          this.emit("notice", err.code === "rate_limited" ? err.message
+            : "The saved access code was not accepted: this device only watches. Enter the code again on the operator page.");
         }
         this.hello = hello;
         await this.request("subscribe", { topics: this.topics });
@@ -77,12 +102,14 @@ class KiothiClient {
         else {
           const err = new Error(data.error.message);
           err.code = data.error.code;
+          err.detail = data.error.message;
+          err.message = plainError(err);
           reject(err);
         }
       }
     };
     ws.onclose = () => {
-      for (const { reject } of this.pending.values()) reject(new Error("disconnected"));
+      for (const { reject } of this.pending.values()) reject(Object.assign(new Error("disconnected"), { code: "disconnected" }));
       this.pending.clear();
       this.emit("close");
       setTimeout(() => this.connect(), this.delay);
@@ -93,7 +120,7 @@ class KiothiClient {
   request(cmd, args) {
     return new Promise((resolve, reject) => {
       if (!this.ws || this.ws.readyState !== WebSocket.OPEN) {
-        reject(new Error("not connected"));
+        reject(Object.assign(new Error("not connected"), { code: "disconnected" }));
         return;
       }
       const id = this.nextId++;

@@ -19,6 +19,23 @@ for (const [v, text] of Object.entries(VARIANTS)) {
   $("variants").appendChild(label);
 }
 
+// The page's own sentences, together (one table to translate).
+const WORDS = {
+  control: "This device may play and change the settings.",
+  watch: "From this device you can watch. To play or change settings, enter the board's access code.",
+  watchSim: "This is the simulator. To play or change settings from this page, enter the access code the simulator printed in its terminal (\u201cits access code for this run is \u2026\u201d).",
+  codeHint: "The access code is the board's token (api.token) or its staff PIN (api.staff_pin, digits), both kept in /etc/kiothi-board/config.toml on the board: the install guide, step 6, says how to set them. A PIN opens a session on this device.",
+  codeHintSim: "The simulator makes a new access code each time it starts (unless api.staff_pin is set in its config); the link it prints with #ticket= gives control too.",
+  pinWrong: "That access code is not right: check it and try again.",
+  pinNone: "This board takes no PIN: enter its token, or set api.staff_pin in its config.",
+  pinBusy: "Too many wrong codes in a short time: wait a minute, then try again.",
+  pinOk: "Access code accepted: this device may play and change the settings.",
+  unreachable: "The board could not be reached; check the connection and try again.",
+  roles: { control: "you may play", spectator: "watching" },
+  modes: { ai: "against the AI", two: "two players", demo: "AI against AI (demo)" },
+  paces: { step: "step pace", flow: "flow pace", instant: "instant pace" },
+};
+
 function fail(e) { toast(e.message, "err"); }
 function act(cmd, args, done) {
   client.request(cmd, args).then((r) => { if (done) toast(done); return r; }).catch(fail);
@@ -60,7 +77,22 @@ function fillSettings(s) {
   modeRows();
 }
 
+// What staff must know about the store (quarantined games, a salvaged file, a full disk):
+// `health` names it, and the board plays on meanwhile.
+async function storeProblems() {
+  try {
+    const health = await client.request("health");
+    const store = health.store || {};
+    const problems = Array.isArray(store.problems) ? store.problems : [];
+    $("store-panel").hidden = store.status !== "degraded";
+    $("store-problems").replaceChildren(...problems.map((p) => {
+      const li = document.createElement("li"); li.textContent = p; return li;
+    }));
+  } catch (e) { /* reconnecting */ }
+}
+
 async function refresh(fill) {
+  storeProblems();
   try {
     const [{ settings }, { state }, { games }] = await Promise.all([
       client.request("settings.get"), client.request("state"), client.request("games.list", { limit: 10 }),
@@ -86,9 +118,9 @@ async function refresh(fill) {
 
 client.on("open", (hello) => {
   $("conn").classList.add("up");
-  $("role").textContent = hello.role; $("role").className = `badge ${hello.role}`;
-  $("access-note").textContent = hello.role === "control"
-    ? "This device may play and change the settings." : "From this device you can watch. To play or change settings, enter the board's access code.";
+  $("role").textContent = WORDS.roles[hello.role] || hello.role; $("role").className = `badge ${hello.role}`;
+  $("access-note").textContent = hello.role === "control" ? WORDS.control : hello.sim ? WORDS.watchSim : WORDS.watch;
+  $("access-hint").textContent = hello.sim ? WORDS.codeHintSim : WORDS.codeHint;
   fillLevels(hello.levels);
   refresh(true);
 });
@@ -107,7 +139,7 @@ $("brightness").oninput = () => ($("bright-v").textContent = `${$("brightness").
 // The access code is the board's token, or (digits only) the staff PIN, which the board
 // exchanges for a session cookie: the PIN itself is never stored in the browser.
 async function useCode(code) {
-  if (!/^[0-9]{6,12}$/.test(code)) {
+  if (!/^[0-9]{8,12}$/.test(code)) {
     localStorage.setItem("kiothi-token", code);
     client.ws.close();
     return;
@@ -119,13 +151,15 @@ async function useCode(code) {
     });
     const body = await r.json().catch(() => ({}));
     if (!r.ok) {
-      toast(`PIN refused: ${(body.error && (body.error.message || body.error.code)) || r.status}`, "warn");
+      const code = body.error && body.error.code;
+      const none = body.error && /accepts no/.test(body.error.message || "");
+      toast(code === "rate_limited" ? WORDS.pinBusy : none ? WORDS.pinNone : WORDS.pinWrong, "warn");
       return;
     }
-    toast("Staff session started on this device.");
+    toast(WORDS.pinOk);
     client.ws.close();
   } catch (e) {
-    toast(`Could not reach the board: ${e.message}`, "warn");
+    toast(WORDS.unreachable, "warn");
   }
 }
 $("save-token").onclick = () => { const code = $("token").value; $("token").value = ""; useCode(code); };

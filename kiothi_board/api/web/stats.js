@@ -124,7 +124,7 @@ async function loadStats() {
     const stats = await client.request("stats", args);
     drawStats(stats);
   } catch (e) {
-    $s("stats-summary").textContent = `Statistics: ${e.message}`;
+    $s("stats-summary").textContent = e.message;
   }
 }
 

@@ -1,0 +1,183 @@
+"""Issue 21, items 1, 2 and 8 (fleet): the broker's identity decides, no secret on the bus.
+
+Real processes only: a private mosquitto with the shipped ACL (`fleet/kiothi.acl`), a board
+daemon with a token, the fleet dashboard. A `display` account subscribed to `#` records
+everything it may read while the staff act through the dashboard and straight over MQTT;
+it then tries every string it read as a secret (over MQTT and over TCP) and tries to act
+under the staff's name and as a fake board. On the old code it read the board's token
+(the dashboard's `auth` line on `cmd/fleet-…`) and a fresh ticket on `reply/…`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import queue
+import re
+import socket
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import paho.mqtt.client as mqtt
+import pytest
+from paho.mqtt.enums import CallbackAPIVersion
+
+from tests.api.helpers import socket_client
+from tests.conftest import free_port
+from tests.fleet.conftest import USERS, BoardProcess, Broker, DashboardProcess, wait_until
+
+BOARD_TOKEN = "board-token-0123456789abcdef"
+FLEET_TOKEN = "fleet-token-0123456789abcdef"
+
+
+class Listener:
+    """A paho client of broker user `user` that records every message it is given."""
+
+    def __init__(self, broker: Broker, user: str, topics: list[str]) -> None:
+        self.got: queue.Queue[tuple[str, bytes]] = queue.Queue()
+        self.seen: list[tuple[str, bytes]] = []
+        self.client = mqtt.Client(
+            CallbackAPIVersion.VERSION2, client_id=f"{user}-{uuid.uuid4().hex[:6]}"
+        )
+        self.client.username_pw_set(user, USERS[user])
+        self.client.on_message = lambda c, u, m: self.got.put((m.topic, bytes(m.payload)))
+        subscribed: queue.Queue[int] = queue.Queue()
+        self.client.on_subscribe = lambda *a: subscribed.put(1)
+        self.client.on_connect = lambda c, *a: c.subscribe([(t, 1) for t in topics])
+        self.client.connect("127.0.0.1", broker.port)
+        self.client.loop_start()
+        subscribed.get(timeout=30)
+
+    def drain(self) -> list[tuple[str, bytes]]:
+        while not self.got.empty():
+            self.seen.append(self.got.get_nowait())
+        return self.seen
+
+    def ask(self, topic: str, request: dict[str, Any]) -> None:
+        self.client.publish(topic, json.dumps(request), qos=1).wait_for_publish(10)
+
+    def reply(self, topic: str, rid: int, timeout: float = 30.0) -> dict[str, Any]:
+        def found() -> dict[str, Any] | None:
+            for t, payload in self.drain():
+                if t == topic and f'"id":{rid}'.encode() in payload:
+                    return dict(json.loads(payload))
+            return None
+
+        wait_until(lambda: found() is not None, timeout, f"reply {rid} on {topic}")
+        out = found()
+        assert out is not None
+        return out
+
+    def close(self) -> None:
+        self.client.loop_stop()
+        self.client.disconnect()
+
+
+@pytest.fixture
+def board(tmp_path: Path, broker: Broker) -> Iterator[tuple[BoardProcess, int]]:
+    port = free_port()
+    b = BoardProcess(tmp_path, "b1", broker.url, api=f'tcp_port = {port}\ntoken = "{BOARD_TOKEN}"')
+    b.start(autoplay=None)
+    yield b, port
+    b.stop()
+
+
+@pytest.fixture
+def dashboard(tmp_path: Path, broker: Broker) -> Iterator[DashboardProcess]:
+    d = DashboardProcess(tmp_path, broker, FLEET_TOKEN)
+    yield d
+    d.stop()
+
+
+def _tcp_hello(port: int, args: dict[str, Any]) -> dict[str, Any]:
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        return socket_client(sock).request("hello", args)
+
+
+def _brightness(port: int) -> float:
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        reply = socket_client(sock).request("settings.get", {})
+        return float(reply["result"]["settings"]["brightness"])
+
+
+async def _dashboard_sets_brightness(port: int, value: float) -> list[dict[str, Any]]:
+    async with (
+        aiohttp.ClientSession() as http,
+        http.ws_connect(f"http://127.0.0.1:{port}/ws") as ws,
+    ):
+        got = [await ws.receive_json(timeout=30)]
+        await ws.send_json({"auth": FLEET_TOKEN})
+        while got[-1].get("type") != "role":
+            got.append(await ws.receive_json(timeout=30))
+        await ws.send_json({"action": "brightness", "board": "b1", "value": value})
+        while got[-1].get("type") != "sent":
+            got.append(await ws.receive_json(timeout=30))
+        return got
+
+
+def _candidates(seen: list[tuple[str, bytes]]) -> set[str]:
+    """Every string value a reader could try as a secret (ticket-, token-like words)."""
+    words: set[str] = set()
+    for _topic, payload in seen:
+        words.update(re.findall(r"[A-Za-z0-9_\-]{16,}", payload.decode("utf-8", "replace")))
+    return words
+
+
+def test_a_reader_of_everything_sees_no_secret_and_gains_no_control(
+    broker: Broker, board: tuple[BoardProcess, int], dashboard: DashboardProcess
+) -> None:
+    daemon, tcp = board
+    display = Listener(broker, "display", ["#"])
+    staff = Listener(broker, "staff", ["kiothi/v1/+/reply/staff"])
+    try:
+        wait_until(lambda: any(t.endswith("/b1/state") for t, _ in display.drain()), 30, "b1")
+        # The staff act through the dashboard...
+        asyncio.run(_dashboard_sets_brightness(dashboard.port, 0.25))
+        wait_until(lambda: _brightness(tcp) == 0.25, 30, "the dashboard's brightness")
+        # ...and straight over MQTT, as their broker user.
+        staff.ask("kiothi/v1/b1/cmd/staff", {"id": 2, "cmd": "settings.set",
+                                             "args": {"brightness": 0.5}})  # fmt: skip
+        assert staff.reply("kiothi/v1/b1/reply/staff", 2)["ok"] is True
+        assert _brightness(tcp) == 0.5
+        # A token over MQTT is refused before it is checked, and answers with no ticket.
+        staff.ask("kiothi/v1/b1/cmd/staff", {"id": 3, "cmd": "auth", "args": {"token": "x" * 20}})
+        refused = staff.reply("kiothi/v1/b1/reply/staff", 3)
+        assert refused["ok"] is False and "result" not in refused
+
+        seen = display.drain()
+        assert seen and not any("/cmd/" in t or "/reply/" in t for t, _ in seen)
+        blob = b"\n".join(p for _t, p in seen)
+        assert BOARD_TOKEN.encode() not in blob and FLEET_TOKEN.encode() not in blob
+        assert b'"ticket"' not in blob and b'"token"' not in blob
+
+        # Nothing it read is a key: not over MQTT (as itself), not over TCP.
+        words = sorted(_candidates(seen))[:50]
+        for i, word in enumerate(words):
+            display.ask("kiothi/v1/b1/cmd/display", {"id": 100 + i, "cmd": "auth",
+                                                     "args": {"ticket": word}})  # fmt: skip
+            assert display.reply("kiothi/v1/b1/reply/display", 100 + i)["ok"] is False
+        for word in words[:10]:
+            assert _tcp_hello(tcp, {"ticket": word}).get("ok") is False
+        # Under the staff's name the broker drops its write; as a fake board too.
+        display.ask("kiothi/v1/b1/cmd/staff", {"id": 9, "cmd": "settings.set",
+                                               "args": {"brightness": 0.1}})  # fmt: skip
+        display.client.publish("kiothi/v1/fake/status", "online", retain=True).wait_for_publish(5)
+        display.ask("kiothi/v1/b1/cmd/display", {"id": 10, "cmd": "ping"})
+        display.reply("kiothi/v1/b1/reply/display", 10)  # later than its other writes
+        assert _brightness(tcp) == 0.5
+        staff.ask("kiothi/v1/b1/cmd/staff", {"id": 11, "cmd": "ping"})
+        staff.reply("kiothi/v1/b1/reply/staff", 11)
+        assert not [t for t, p in staff.drain() if b'"id":9' in p], "display's write reached b1"
+        late = Listener(broker, "staff", ["kiothi/v1/+/status"])
+        try:
+            wait_until(lambda: any("/b1/" in t for t, _ in late.drain()), 30, "b1's status")
+            assert not any("/fake/" in t for t, _ in late.drain())
+        finally:
+            late.close()
+    finally:
+        display.close()
+        staff.close()
+    assert daemon.alive() and dashboard.alive()
