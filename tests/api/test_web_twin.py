@@ -369,7 +369,8 @@ def test_text_contrast_is_wcag_aa(twin: Twin) -> None:
     # The check itself catches a faint text (the move list's old grey would have failed).
     operator.evaluate(
         "(() => { const p = document.createElement('p'); p.textContent = 'faint';"
-        " p.style.color = '#5a4a3a'; document.querySelector('.panel').appendChild(p); })()"
+        " p.style.color = '#5a4a3a';"
+        " document.querySelector('.panel:not([hidden])').appendChild(p); })()"
     )
     assert len(operator.evaluate(CONTRAST_JS)["failures"]) == 1
     operator.close()
