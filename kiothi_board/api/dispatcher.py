@@ -243,7 +243,7 @@ class Dispatcher(CommandHandlers):
                 if kind == "language":
                     self.language = str(body.get("lang", self.language))
                 message = {"event": kind, "seq": self._seq, **body}
-                lines = _Lines(message, self.language)
+                lines = _WordedEvent(message, self.language)
                 # Under the lock, so every subscriber queues events in seq order.
                 for session in self._sessions.values():
                     if kind in session.topics:
@@ -404,7 +404,7 @@ class Dispatcher(CommandHandlers):
         return self.health()
 
 
-class _Lines:
+class _WordedEvent:
     """An event encoded once per language its readers chose (once if it has no words)."""
 
     def __init__(self, message: dict[str, Any], board: str) -> None:

@@ -26,7 +26,7 @@ __all__ = ["check", "main", "problems"]
 
 ROOT = LOCALE_DIR.parents[2]
 POT = LOCALE_DIR / f"{DOMAIN}.pot"
-KEYWORDS = ("tr", "trn:1,2", "trp:1c,2", "t", "tn:1,2", "tp:1c,2")
+KEYWORDS = ("tr", "trn:1,2", "trp:1c,2", "t", "tn:1,2", "tp:1c,2", "N_")
 _FIELD = re.compile(r"\{(\w+)[^{}]*\}")
 
 
@@ -39,13 +39,13 @@ def _po_files() -> list[Path]:
     return sorted(LOCALE_DIR.glob(f"*/LC_MESSAGES/{DOMAIN}.po"))
 
 
-def extract() -> int:
-    """Write the template from the sources."""
+def extract(out: Path = POT) -> int:
+    """Write the template (`out`) from the sources."""
     keys = [a for k in KEYWORDS for a in ("-k", k)]
     return _babel(
         "extract", "-F", "babel.cfg", *keys, "--no-default-keywords", "--sort-by-file",
         "--add-location=file", "-c", "TRANSLATORS:", "--project", "kiothi-board",
-        "-o", str(POT.relative_to(ROOT)), ".",
+        "-o", str(out), ".",
     )  # fmt: skip
 
 

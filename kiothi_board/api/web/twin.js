@@ -11,7 +11,8 @@ const client = new KiothiClient([
 const $ = (id) => document.getElementById(id);
 const boardEl = $("board");
 const pits = [];
-const SIDE = { S: "South", N: "North" };
+const SIDE_EN = { S: "South", N: "North" };
+const side = (s) => tp("side", SIDE_EN[s]);
 const SOUTH_KEYS = "1234567890";
 const NORTH_KEYS = "qwertyuiop"; // left to right from South's seat: N10 … N1
 const SOUTH_HOLD = "!@#$%^&*()";
@@ -81,8 +82,8 @@ function layout() {
     el.className = `row-label ${side === "S" ? "south" : "north"}`;
     el.dataset.side = side;
   }
-  $("who-top").textContent = SIDE[top];
-  $("who-bottom").textContent = SIDE[bottom];
+  $("who-top").textContent = side(top);
+  $("who-bottom").textContent = side(bottom);
   $("score-top").className = `score ${top === "S" ? "south" : "north"}`;
   $("score-bottom").className = `score ${bottom === "S" ? "south" : "north"}`;
   if (lastFrame) drawFrame(lastFrame);
@@ -155,11 +156,11 @@ function drawFrame(frame) {
 
 function press(i, hold) {
   if (!client.hello || !client.hello.sim) {
-    say("This page shows a real board: press the pits on the board itself.");
+    say(t("This page shows a real board: press the pits on the board itself."));
     return;
   }
   if (client.hello.role !== "control") {
-    say("You are watching: enter the board's access code on the operator page to play.");
+    say(t("You are watching: enter the board's access code on the operator page to play."));
     return;
   }
   const args = { pit: pitName(i) };
@@ -176,23 +177,23 @@ function say(text) {
 
 function describe(action) {
   // `S6` is a sowing move; `S7>S1,S1,N3` an opening lift and where its seeds went; `pass`.
-  if (action === "pass") return "passes";
-  if (!action.includes(">")) return `sows ${action}`;
+  if (action === "pass") return t("passes");
+  if (!action.includes(">")) return t("sows {pit}", { pit: action });
   return action.split(";").map((lift) => {
     const [from, to] = lift.split(">");
-    return `lifts ${from}, places ${to.split(",").join(" ")}`;
-  }).join("; then ");
+    return t("lifts {pit}, places {pits}", { pit: from, pits: to.split(",").join(" ") });
+  }).join(t("; then "));
 }
 
 function renderMoves(actions) {
-  const key = actions.join(" ");
+  const key = `${I18N.lang}|${actions.join(" ")}`;
   if (renderMoves.last === key) return; // redraw only when the list changed
   renderMoves.last = key;
   const moves = $("moves");
   const items = actions.map((a, k) => {
-    const side = k % 2 === 0 ? "S" : "N";
+    const s = k % 2 === 0 ? "S" : "N";
     const li = document.createElement("li");
-    li.innerHTML = `<span class="n">${k + 1}.</span><span class="who ${side.toLowerCase()}">${SIDE[side]}</span><span class="what"></span>`;
+    li.innerHTML = `<span class="n">${k + 1}.</span><span class="who ${s.toLowerCase()}">${side(s)}</span><span class="what"></span>`;
     li.querySelector(".what").textContent = describe(a);
     return li;
   });
@@ -208,14 +209,15 @@ function humansOf(st) {
 function render(st) {
   state = st;
   const on = st.stage !== "none" && st.position;
-  const side = humansOf(st);
-  if (side !== bottom) { bottom = side; layout(); }
+  const seat = humansOf(st);
+  if (seat !== bottom) { bottom = seat; layout(); }
   const humans = (st.settings && st.settings.humans) || [];
   for (const id of ["label-top", "label-bottom"]) {
     const el = $(id);
     const s = el.dataset.side;
     const you = humans.length === 1 && humans.includes(s);
-    el.textContent = `${SIDE[s]}'s row${you ? " · you" : humans.includes(s) ? "" : " · AI"}`;
+    const row = t("{side}'s row", { side: side(s) });
+    el.textContent = you ? t("{row} · you", { row }) : humans.includes(s) ? row : t("{row} · AI", { row });
   }
   const counts = on ? (st.board || st.position.board) : new Array(20).fill(0);
   const pending = new Set((st.restore && st.restore.pending) || []);
@@ -225,22 +227,25 @@ function render(st) {
     p.el.classList.toggle("expect", !!on && st.expect === name);
     p.el.classList.toggle("differs", pending.has(name));
     p.el.classList.toggle("clickable", !!(client.hello && client.hello.sim));
-    const what = pending.has(name) ? `, set it to ${counts[i]}` : "";
-    p.el.setAttribute("aria-label", `${name}, ${counts[i]} seeds${st.expect === name ? ", lit: the guide asks for it" : ""}${what}`);
+    let label = tn("{pit}, {n} seed", "{pit}, {n} seeds", counts[i], { pit: name });
+    if (st.expect === name) label = t("{label}, lit: the guide asks for it", { label });
+    if (pending.has(name)) label = t("{label}, set it to {n}", { label, n: counts[i] });
+    p.el.setAttribute("aria-label", label);
   });
   const turnEl = $("turn");
   if (!on) {
-    turnEl.textContent = "No game";
+    turnEl.textContent = t("No game");
     turnEl.className = "turn";
   } else if (st.restore) {
-    turnEl.textContent = st.restore.purpose === "undo" ? "Undo: set the board back" : "Set the board";
+    turnEl.textContent = st.restore.purpose === "undo" ? t("Undo: set the board back") : t("Set the board");
     turnEl.className = "turn";
   } else if (st.stage === "over") {
-    turnEl.textContent = "Game over";
+    turnEl.textContent = t("Game over");
     turnEl.className = "turn ended";
   } else {
     const s = st.position.to_move;
-    turnEl.textContent = `${SIDE[s]} to ${st.position.phase === "opening" ? "open" : "move"}${st.ai_to_move ? " · AI" : ""}`;
+    const turn = st.position.phase === "opening" ? t("{side} to open", { side: side(s) }) : t("{side} to move", { side: side(s) });
+    turnEl.textContent = st.ai_to_move ? t("{turn} · AI", { turn }) : turn;
     turnEl.className = `turn ${s === "S" ? "south" : "north"}`;
   }
   $("cue").textContent = exhibitLine(exhibit) || st.instruction || "";
@@ -252,8 +257,9 @@ function render(st) {
   const over = $("over");
   const res = st.result;
   if (st.stage === "over" && res) {
-    const who = res.winner ? `${SIDE[res.winner]} wins` : "A draw";
-    over.innerHTML = `<b>${who}</b><span>${res.captured[0]} – ${res.captured[1]}</span><span>Hold any pit, or press New game, to play again.</span>`;
+    const who = res.winner ? t("{side} wins", { side: side(res.winner) }) : t("A draw");
+    const again = t("Hold any pit, or press New game, to play again.");
+    over.innerHTML = `<b>${who}</b><span>${res.captured[0]} – ${res.captured[1]}</span><span>${again}</span>`;
     over.classList.remove("hidden");
   } else over.classList.add("hidden");
   if (on && st.expect && st.expect !== lastExpect && !$("howto").open) {
@@ -267,18 +273,18 @@ function render(st) {
 // countdown, the reset, the invitation). Polled: these change with time, not with events.
 let exhibit = null;
 const EXHIBIT_WORDS = {
-  attract: "Press any pit to play against the board, or a pit on each side for two players.",
-  waking: "Two players? Press a pit on the other side now.",
-  closed: "The board is resting until the next opening hours.",
+  attract: N_("Press any pit to play against the board, or a pit on each side for two players."),
+  waking: N_("Two players? Press a pit on the other side now."),
+  closed: N_("The board is resting until the next opening hours."),
 };
 
 function exhibitLine(ex) {
   if (!ex || !ex.enabled) return null;
   if (ex.phase === "countdown" && ex.countdown !== null) {
-    return `Still playing? Press any pit: this game ends in ${Math.ceil(ex.countdown)} s.`;
+    return t("Still playing? Press any pit: this game ends in {n} s.", { n: Math.ceil(ex.countdown) });
   }
   if (ex.phase === "reset") return ex.instruction;
-  return EXHIBIT_WORDS[ex.phase] || null;
+  return EXHIBIT_WORDS[ex.phase] ? t(EXHIBIT_WORDS[ex.phase]) : null;
 }
 
 async function pollExhibit() {
@@ -313,10 +319,10 @@ function scheduleRefresh() {
 
 client.on("open", async (hello) => {
   $("conn").classList.add("up");
-  $("conn").setAttribute("aria-label", "connected");
+  $("conn").setAttribute("aria-label", t("connected"));
   $("sim").classList.toggle("hidden", !hello.sim);
   const role = $("role");
-  role.textContent = hello.role === "control" ? "you may play" : "watching";
+  role.textContent = hello.role === "control" ? t("you may play") : t("watching");
   role.className = `badge ${hello.role}`;
   document.querySelectorAll(".control-only").forEach((e) => e.classList.toggle("hidden", hello.role !== "control"));
   leds = hello.board.leds_per_ring;
@@ -326,14 +332,14 @@ client.on("open", async (hello) => {
     lastFrame = f.frame;
     drawFrame(f.frame);
   } catch (e) { /* the next frame event will do */ }
-  refresh();
+  relabel();
   pollExhibit();
 });
-client.on("close", () => { $("conn").classList.remove("up"); $("conn").setAttribute("aria-label", "disconnected"); });
+client.on("close", () => { $("conn").classList.remove("up"); $("conn").setAttribute("aria-label", t("disconnected")); });
 client.on("frame", (e) => { leds = e.leds_per_ring; lastFrame = e.frame; drawFrame(e.frame); });
 for (const t of ["position", "guide", "new_game", "game_over", "move", "settings", "hint"]) client.on(t, scheduleRefresh);
 client.on("wrong", (e) => {
-  say(e.message || `${e.pit}: not now${e.expect ? ` — the guide asks for ${e.expect}` : ""}.`);
+  say(e.message || (e.expect ? t("{pit}: not now — the guide asks for {want}.", { pit: e.pit, want: e.expect }) : t("{pit}: not now.", { pit: e.pit })));
   const i = pits.findIndex((p) => p.el.dataset.pit === e.pit);
   if (i < 0) return;
   pits[i].el.classList.remove("shake");
@@ -349,7 +355,10 @@ client.on("input", (e) => {
   void p.el.offsetWidth;
   p.el.classList.add("pulse");
 });
-client.on("capture", (e) => toast(`Captured ${e.captures.map((c) => `${c.seeds} from ${c.pit}`).join(", ")}`));
+client.on("capture", (e) => {
+  const each = (c) => t("{n} from {pit}", { n: c.seeds, pit: c.pit });
+  toast(t("Captured {list}", { list: e.captures.map(each).join(", ") }));
+});
 client.on("notice", (t) => say(t));
 
 function command(cmd, args) {
@@ -416,11 +425,13 @@ async function openHowto() {
   const dialog = $("howto");
   if (!dialog.dataset.loaded) {
     try {
+      $("howto-body").textContent = t("Loading…");
       const r = await fetch("/static/howto.html");
       $("howto-body").innerHTML = await r.text();
+      applyI18n($("howto-body"));
       dialog.dataset.loaded = "1";
     } catch (e) {
-      $("howto-body").textContent = "The rules could not be loaded; try again.";
+      $("howto-body").textContent = t("The rules could not be loaded; try again.");
     }
   }
   dialog.showModal();
@@ -428,6 +439,33 @@ async function openHowto() {
 }
 $("btn-howto").onclick = openHowto;
 $("howto-close").onclick = () => $("howto").close();
+
+// ------------------------------------------------------------------ language
+// The button cycles the languages the venue enabled; the choice is this device's (kept),
+// and a visitor who never chose follows the board's own language (S9+S10 held).
+$("btn-lang").onclick = async () => {
+  const langs = ((client.hello && client.hello.languages) || []).map((l) => l.code);
+  if (langs.length < 2) return;
+  const next = langs[(langs.indexOf(I18N.lang) + 1) % langs.length];
+  rememberLanguage(next);
+  await client.chooseLanguage(next);
+  relabel();
+};
+
+function relabel() {
+  const langs = (client.hello && client.hello.languages) || [];
+  const btn = $("btn-lang");
+  btn.textContent = I18N.name;
+  if (client.hello) $("role").textContent = client.hello.role === "control" ? t("you may play") : t("watching");
+  $("conn").setAttribute("aria-label", $("conn").classList.contains("up") ? t("connected") : t("disconnected"));
+  btn.classList.toggle("hidden", langs.length < 2);
+  renderMoves.last = null;
+  layout();
+  if (state) render(state);
+  refresh();
+}
+client.on("relabel", relabel);
+onLanguage(() => { if (client.hello) relabel(); });
 
 buildBoard();
 window.kiothiTwin = {
