@@ -10,6 +10,7 @@ from collections.abc import Callable, Sequence
 
 from kiothi_board import __version__
 from kiothi_board.errors import IllegalMoveError, RulesError
+from kiothi_board.helptext import DefaultsFormatter
 
 Command = Callable[[list[str]], int | None]
 
@@ -175,6 +176,7 @@ def replay_main(argv: Sequence[str]) -> int:
         prog="kiothi-board replay",
         description="Replay a kiothi-game/1 record: one position JSON per line "
         "(the initial position, then after each opening action and each move).",
+        formatter_class=DefaultsFormatter,
     )
     parser.add_argument("file", help="the game record (JSON); '-' reads standard input")
     parser.add_argument("--text", action="store_true", help="print board diagrams instead")

@@ -439,4 +439,6 @@ def load(path: str | os.PathLike[str] | None) -> Config:
         raise ConfigError(
             f"{source}: not UTF-8 (byte 0x{exc.object[exc.start]:02x} at offset {exc.start})"
         ) from exc
+    except RecursionError:  # tomllib recurses per nesting level: `a = [[[[…` thousands deep
+        raise ConfigError(f"{source}: not a config: values nested too deeply") from None
     return validate(data, source)

@@ -9,15 +9,20 @@ from __future__ import annotations
 
 import argparse
 import logging
+import shutil
 import signal
 import sys
+import warnings
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING
 
-from kiothi_board.config import Config, load
+from kiothi_board.config import Config, default_state_dir, load
 from kiothi_board.daemon import Daemon
-from kiothi_board.errors import ConfigError, KiothiError
+from kiothi_board.errors import ConfigError, DriverFallback, KiothiError
 from kiothi_board.hardware.fakes import FakePitInput
+from kiothi_board.helptext import DefaultsFormatter
+from kiothi_board.i18n import Msg
 
 if TYPE_CHECKING:
     from kiothi_board.sim import SimKeys, TerminalView
@@ -34,8 +39,12 @@ def _sim_keys(daemon: Daemon, keys: SimKeys, key: str) -> None:
     if key == "\x03":
         daemon.stop()
         return
-    action = keys.feed(key)
     keys.said = None
+    glance = board.glance()
+    playing = glance.stage not in ("none", "over")
+    humans = glance.settings.humans
+    ai = playing and len(humans) == 1  # one player against the AI
+    action = keys.feed(key, playing=playing, ai=ai)
     try:
         match action:
             case ("tap", int(pit)) if isinstance(inputs, FakePitInput):
@@ -44,11 +53,36 @@ def _sim_keys(daemon: Daemon, keys: SimKeys, key: str) -> None:
                 inputs.hold(pit, daemon.config.board.hold_s + 0.1)
             case ("command", "new"):
                 daemon.new_game_from_config()
+            case ("command", "resign") if ai:
+                board.run("resign", humans[0])  # the player resigns, even on the AI's turn
             case ("command", str(command)):
                 board.run(command)  # the session's command table, as gestures use
     except KiothiError as exc:
-        keys.said = str(exc)  # shown under the board, in words
+        keys.said = exc.args[0] if exc.args and isinstance(exc.args[0], Msg) else str(exc)
         log.info("key %r: %s (stage %s)", key, exc, board.glance().stage)
+
+
+AUTOPLAY_DIR = "autoplay"
+"""The demo's own store (under the default state directory): it never touches your games."""
+
+
+def _seconds(text: str) -> float:
+    """An argparse type: a number of seconds above 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"{text} is not a number of seconds above 0")
+    return value
+
+
+def state_dir(args: argparse.Namespace) -> str | None:
+    """Where the game store lives: --state-dir, the demo's own store with --autoplay (a
+    demo must not store your game in progress as abandoned), else the default (None)."""
+    if args.state_dir is not None or args.autoplay is None:
+        return args.state_dir  # type: ignore[no-any-return]
+    return str(Path(default_state_dir()) / AUTOPLAY_DIR)
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -57,6 +91,7 @@ def _parser() -> argparse.ArgumentParser:
         prog="kiothi-board run",
         description="Run the board daemon. Without a board attached it runs the simulator "
         "(with a warning); --sim forces it.",
+        formatter_class=DefaultsFormatter,
     )
     parser.add_argument("--config", help="TOML configuration file (default: built-in)")
     parser.add_argument("--sim", action="store_true", help="simulated pit inputs and LED rings")
@@ -68,9 +103,11 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--no-api", action="store_true", help="run without the API servers")
     parser.add_argument(
         "--autoplay",
-        type=float,
+        type=_seconds,
         metavar="SECONDS",
-        help="simulator: press where the light points every SECONDS (an unattended demo)",
+        help="simulator: press where the light points every SECONDS (an unattended demo; "
+        f"its games go to a store of their own, {AUTOPLAY_DIR}/ in the default state "
+        "directory, unless --state-dir is given)",
     )
     parser.add_argument("--seed", type=int, help="seed the AI and autoplay (reproducible demos)")
     parser.add_argument(
@@ -96,12 +133,21 @@ def _announce(daemon: Daemon, config: Config) -> str | None:
     if daemon.web_url is not None:
         print(f"kiothi-board: the board's web page is at {daemon.web_url}", file=sys.stderr)
         api_cfg = config["api"]
-        if daemon.simulated and daemon.api is not None:
+        if daemon.simulated and daemon.api is not None and sys.stderr.isatty():
             # Whoever reads this terminal started the simulator: give them control of the
-            # twin with a one-time session ticket (the plain address stays read-only).
-            play_url = f"{daemon.web_url}#ticket={daemon.api.access.issue_ticket()}"
+            # twin with a one-time, 10-minute ticket (the plain address stays read-only).
+            # Never when stderr is not a terminal: that is a journal or a file, kept for
+            # months and readable by others.
+            play_url = f"{daemon.web_url}#ticket={daemon.api.access.issue_ticket('once')}"
             print(f"kiothi-board: play on the web twin: {play_url}", file=sys.stderr)
-            print(f"kiothi-board: {operator_line(daemon, sys.stderr.isatty())}", file=sys.stderr)
+            print(f"kiothi-board: {operator_line(daemon, True)}", file=sys.stderr)
+        elif daemon.simulated and daemon.api is not None:
+            print(
+                "kiothi-board: the web twin is read-only here (no terminal to show a one-time "
+                "link on): run in a terminal, or set api.token or api.staff_pin",
+                file=sys.stderr,
+            )
+            print(f"kiothi-board: {operator_line(daemon, False)}", file=sys.stderr)
         elif not (api_cfg["token"] or api_cfg["staff_pin"]):
             print(
                 "kiothi-board: the page and TCP are read-only: set api.token "
@@ -131,7 +177,7 @@ def _terminal_board(
     daemon: Daemon, play_url: str | None
 ) -> tuple[TerminalView | None, OnTick | None]:
     """The simulator's board drawn in this terminal, when there is one: (view, on_tick)."""
-    from kiothi_board.sim import SimKeys, TerminalView, no_terminal_notice, render_board
+    from kiothi_board.sim import SimKeys, TerminalView, no_terminal_notice
 
     if not TerminalView.available():
         print(no_terminal_notice(play_url), file=sys.stderr, flush=True)
@@ -142,15 +188,26 @@ def _terminal_board(
     terminal = view
 
     def on_tick() -> None:  # on the board loop: it reads the loop's own parts
-        frame = daemon.board.loop.shown
-        state = daemon.controller.state()
-        state["url"] = play_url
-        if play_url is not None:  # the view is a terminal: the access code may show
-            state["url"] = f"{play_url}\n{operator_line(daemon, True)}"
-        state["said"] = keys.prompt or keys.said or state.get("said")
-        terminal.draw(render_board(frame, state, daemon.controller.language.current))
+        terminal.draw(screen(daemon, keys, play_url))
 
     return view, on_tick
+
+
+def screen(daemon: Daemon, keys: SimKeys, play_url: str | None) -> str:
+    """The simulator's terminal screen now (on the board loop; tests call it too)."""
+    from kiothi_board.sim import exhibit_state, render_board
+
+    state = daemon.controller.state()
+    state["url"] = play_url
+    if play_url is not None:  # the view is a terminal: the access code may show
+        state["url"] = f"{play_url}\n{operator_line(daemon, True)}"
+    state["said"] = keys.prompt or keys.said or state.get("said")
+    state["help"] = keys.help
+    director = daemon.exhibition.director
+    if director.pictured():
+        state = exhibit_state(state, director.status())
+    columns = shutil.get_terminal_size().columns
+    return render_board(daemon.board.loop.shown, state, columns, daemon.controller.language.current)
 
 
 def _traced(daemon: Daemon, draw: OnTick | None) -> OnTick:
@@ -180,11 +237,12 @@ def _start(args: argparse.Namespace) -> Daemon | int:
         level=config.daemon.log_level.upper(),
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
+    warnings.simplefilter("ignore", DriverFallback)  # the log line says it, once
     try:
         return Daemon(
             config,
             sim=args.sim,
-            state_dir=args.state_dir,
+            state_dir=state_dir(args),
             api=not args.no_api,
             autoplay=args.autoplay,
             seed=args.seed,

@@ -163,7 +163,11 @@ class Drivers:
         return self.open(PIT_INPUTS, "sim" if self.sim else self.board.input)
 
     def pixel_sink(self) -> PixelSink:
-        """The LED output `leds.output` names (`--sim`: the fake), whatever the inputs did."""
+        """The LED output `leds.output` names (`--sim`: the fake), whatever the inputs did.
+
+        The `[leds]` layout is checked whichever output is used: a chain a simulator run
+        accepted must not fail on the board."""
+        self.layout()
         return self.open(LED_OUTPUTS, "sim" if self.sim else self.leds.output)
 
     def layout(self) -> RingLayout:
@@ -178,7 +182,12 @@ class Drivers:
         }
         if leds.chain:
             layout_keys["chain"] = list(leds.chain)
-        return RingLayout.from_config(layout_keys)
+        try:
+            return RingLayout.from_config(layout_keys)
+        except ConfigError as exc:
+            text = str(exc)
+            named = text.startswith(("chain", "offset", "direction", "leds_per_ring"))
+            raise ConfigError(f"leds.{text}" if named else f"[leds]: {text}") from None
 
     # -- the game store -----------------------------------------------------------------------
     def store(self, state_dir: Path) -> GameStore:

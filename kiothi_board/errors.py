@@ -76,3 +76,12 @@ class KiothiWarning(UserWarning):
 
 class DriverFallback(KiothiWarning):
     """A driver set to `auto` could not be opened, so the simulator's fake is used instead."""
+
+
+class PayloadError(KiothiError, ValueError):
+    """A message refused before or while it was parsed: `reason` is `too_large`, `too_deep`
+    or `not_json` (the counter it is dropped under)."""
+
+    def __init__(self, reason: str, message: str) -> None:
+        super().__init__(message)
+        self.reason = reason

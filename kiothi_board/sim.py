@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import sys
+import textwrap
 import threading
 from collections.abc import Callable, Sequence
 from typing import Any, TextIO
@@ -41,7 +42,8 @@ COMMANDS = {
 }
 HELP = tr(
     "keys: 1…0 = S1…S10, q…p = N10…N1, shifted = hold · h hint · z undo · c check · "
-    "a agree · x resign · n new game · g tutorial · space pause · v walk · Ctrl-C quit"
+    "a agree · x resign · n new game · g tutorial · space pause · v walk · ? help · "
+    "Ctrl-C quit"
 )
 
 
@@ -64,10 +66,13 @@ def ring_lines(ring: Sequence[RGB]) -> tuple[str, str]:
 
 
 def render_board(
-    frame: Sequence[Sequence[RGB]], state: dict[str, Any], lang: str | None = None
+    frame: Sequence[Sequence[RGB]],
+    state: dict[str, Any],
+    columns: int = 100,
+    lang: str | None = None,
 ) -> str:
-    """The whole screen for a frame and a controller state (pure, for tests too), its words
-    in `lang` (English by default)."""
+    """The whole screen for a frame and a controller state (pure, for tests too); the
+    lines of words wrap at words to `columns`, in `lang` (English by default)."""
     state = localize(state, lang)
     board = state.get("board") or [0] * 20
     expect = state.get("expect")
@@ -94,54 +99,118 @@ def render_board(
         lines.append("  ".join(label(p) for p in row))
     pos = state.get("position") or {}
     captured = pos.get("captured", [0, 0])
-    status = [f"\x1b[1m{state.get('instruction') or ''}\x1b[0m"]
+    cols = max(40, columns)
+    status = [_styled("1", state.get("instruction") or "", cols)]
     if state.get("said"):
-        status.append(f"\x1b[38;2;255;140;140m{state['said']}\x1b[0m")
-    if state.get("stage") not in (None, "none"):
+        status.append(_styled("38;2;255;140;140", state["said"], cols))
+    if state.get("stage") not in (None, "none"):  # the instruction says who is to move
         line = tr(
-            "game {game} · to move {side} · captured S {south} – N {north}",
+            "Game {game} · captured: South {south}, North {north}",
             game=state.get("game_id"),
-            side=pos.get("to_move", "-"),
             south=captured[0],
             north=captured[1],
         )
         status.append(line.render(lang))
     if state.get("url"):
         status.append(tr("web twin: {url}", url=state["url"]).render(lang))
-    return "\n".join([*lines, "", *status, HELP.render(lang)])
+    if state.get("help"):
+        status.append(_styled("38;2;140;200;255", HELP_LONG.render(lang), cols))
+    return "\n".join([*lines, "", *status, *textwrap.wrap(HELP.render(lang), cols)])
+
+
+def _styled(sgr: str, text: str, columns: int) -> str:
+    """`text` wrapped at words to `columns`, each line in the SGR style `sgr`."""
+    return "\n".join(f"\x1b[{sgr}m{line}\x1b[0m" for line in textwrap.wrap(text, columns) or [""])
+
+
+def exhibit_state(state: dict[str, Any], exhibit: dict[str, Any]) -> dict[str, Any]:
+    """The controller's state as the exhibition shows it (its `exhibit` status): its line
+    instead of the game's while no game is played (the reset, the attract loop, the
+    countdown with its seconds), and during the reset the counts the rings ask for."""
+    line = exhibit.get("instruction")
+    if not exhibit.get("enabled") or line is None:
+        return state
+    out = {**state, "instruction": line}
+    if exhibit.get("phase") == "reset" and exhibit.get("board") is not None:
+        out.update(board=exhibit["board"], restore={"pending": exhibit.get("pending") or []})
+        out.update(expect=None, stage="none")  # no game shown: the reset's targets only
+    elif exhibit.get("phase") != "countdown":
+        out.update(expect=None, stage="none")
+    return out
 
 
 ASK_NEW = tr(
     "Start a new game? Press y to confirm (this game is stored as abandoned); "
     "any other key keeps playing."
 )
+ASK_RESIGN = tr(
+    "Resign? Press y to confirm: the player to move resigns and the other wins (R13); "
+    "any other key keeps playing."
+)
+ASK_RESIGN_AI = tr(
+    "Resign? Press y to confirm: you resign and the AI wins (R13); any other key keeps playing."
+)
+ASK_AGREE = tr(
+    "End by agreement? Press y to confirm: each player takes the seeds left in their own "
+    "row and the higher count wins (R13); any other key keeps playing."
+)
+ASK_AGREE_AI = tr(
+    "End by agreement with the AI? It always agrees. Press y to confirm: each of you takes "
+    "the seeds left in your own row and the higher count wins (R13); any other key keeps "
+    "playing."
+)
+NO_GAME = tr("No game to end: hold any pit (Shift with its key) to start one.")
+HELP_LONG = tr(
+    "Keys: 1…0 press S1…S10 (your row, left to right); q…p press N10…N1 (the far row as "
+    "you see it); Shift with a key holds that pit (a hold passes in the opening, confirms a "
+    "board set back, starts a game when none is on). h hint · z undo (against the AI: back "
+    "to your own turn) · c check the board · a end by agreement · x resign · n new game · "
+    "g tutorial · space pause or resume a flowing move · v walk a long move drop by drop · "
+    "? this help · Ctrl-C quit. Any key closes this help."
+)
+_ASKS = {"new": ASK_NEW, "resign": ASK_RESIGN, "end": ASK_AGREE}
+_ASKS_AI = {"resign": ASK_RESIGN_AI, "end": ASK_AGREE_AI}
 
 Action = tuple[str, int | str]
 """("tap", pit), ("hold", pit) or ("command", name)."""
 
 
 class SimKeys:
-    """Terminal keys to board actions; `n` asks for a `y` first, so no game is lost by a slip."""
+    """Terminal keys to board actions; `n`, `a` and `x` ask for a `y` first, so no game is
+    lost by a slip (with no game on, `n` starts one at once: nothing to lose)."""
 
     def __init__(self) -> None:
         """No question pending, nothing said."""
         self.prompt: str | None = None
         self.said: str | None = None  # why the last key's command failed, in words
+        self.help = False  # `?`: the long help shows until the next key
+        self._asked: str | None = None
 
-    def feed(self, key: str) -> Action | None:
-        """The action a key asks for (None: nothing, or a question was asked or answered)."""
+    def feed(self, key: str, *, playing: bool = True, ai: bool = False) -> Action | None:
+        """The action a key asks for (None: nothing, or a question was asked or answered).
+        `playing`: a game is on (not over, not none); `ai`: against the AI."""
+        self.help = False
         if self.prompt is not None:
-            self.prompt = None
-            return ("command", "new") if key in ("y", "Y") else None
+            asked, self.prompt, self._asked = self._asked, None, None
+            return ("command", asked) if key in ("y", "Y") and asked else None
         if key in KEY_TO_PIT:
             return ("tap", KEY_TO_PIT[key])
         if key in HOLD_TO_PIT:
             return ("hold", HOLD_TO_PIT[key])
         command = COMMANDS.get(key)
-        if command == "new":
-            self.prompt = ASK_NEW
+        if command == "help":
+            self.help = True
             return None
-        if command is None or command == "help":
+        if command in _ASKS:
+            if not playing:
+                if command == "new":
+                    return ("command", "new")
+                self.said = NO_GAME
+                return None
+            self._asked = command
+            self.prompt = _ASKS_AI.get(command, _ASKS[command]) if ai else _ASKS[command]
+            return None
+        if command is None:
             return None
         return ("command", command)
 

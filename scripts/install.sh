@@ -218,6 +218,7 @@ config() {
     # This release's defaults beside the config, so an upgrade's new defaults can be compared.
     place "$REPO/docs/config.example.toml" "$ETC/config.example.toml" 644 || true
     if [ -e "$(at "$CONFIG")" ]; then
+        private_config "$gid"
         if cmp -s "$(at "$CONFIG")" "$(at "$ETC/config.example.toml")"; then
             say "kept $CONFIG"
         else
@@ -228,6 +229,21 @@ config() {
     # Readable by the daemon's group only: it may hold the API token.
     install -m 640 -o 0 -g "$gid" "$REPO/docs/config.example.toml" "$(at "$CONFIG")"
     say "installed $CONFIG (edit it, then: systemctl restart $NAME)"
+}
+
+private_config() {
+    # A kept config may hold api.token and api.staff_pin: readable by its owner and the
+    # daemon's group only. One that others could read is fixed here, and said loudly:
+    # whoever could read it may know the secrets.
+    local file mode
+    file="$(at "$CONFIG")"
+    mode="$(stat -L -c %a "$file")"
+    if [ $((8#$mode & 8#007)) -ne 0 ]; then
+        chmod o-rwx "$file"
+        chgrp "$1" "$file"
+        chmod g+r "$file"
+        say "WARNING: $CONFIG was readable by every user (mode $mode); now $(stat -L -c %a "$file") (group $USER_NAME): if it holds api.token or api.staff_pin, change them (kiothi-board token makes a new token)" >&2
+    fi
 }
 
 units() {

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -101,3 +103,21 @@ def test_every_table_has_typed_settings_with_the_schemas_keys() -> None:
             want = tuple(spec.default) if isinstance(spec.default, list) else spec.default
             assert value == want, (name, key)
     assert validate({"game": {"level": "adaptive"}}).game.level == "adaptive"
+
+
+@pytest.mark.parametrize(
+    "nested", ["a = " + "[" * 50_000 + "]" * 50_000, "a = " + "{b = " * 5_000 + "1" + "}" * 5_000]
+)
+def test_a_deeply_nested_config_is_a_one_line_error(tmp_path: Path, nested: str) -> None:
+    """Issue 21: the old code printed a RecursionError traceback."""
+    path = tmp_path / "deep.toml"
+    path.write_text(nested + "\n")
+    with pytest.raises(ConfigError, match=r"deep.toml: not a config: values nested too deeply"):
+        load(path)
+    proc = subprocess.run(
+        [sys.executable, "-m", "kiothi_board", "run", "--sim", "--no-terminal",
+         "--config", str(path), "--state-dir", str(tmp_path / "state")],
+        capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert proc.returncode != 0 and "Traceback" not in proc.stderr
+    assert proc.stderr.strip().count("\n") == 0 and "nested too deeply" in proc.stderr

@@ -4,6 +4,7 @@ with a `DriverFallback` warning and a log line; each concern is resolved on its 
 from __future__ import annotations
 
 import logging
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -14,7 +15,13 @@ from kiothi_board.clock import FakeClock
 from kiothi_board.config import validate
 from kiothi_board.daemon import Daemon
 from kiothi_board.drivers import Drivers
-from kiothi_board.errors import DriverFallback, DriverUnavailableError, KiothiWarning, LinkError
+from kiothi_board.errors import (
+    ConfigError,
+    DriverFallback,
+    DriverUnavailableError,
+    KiothiWarning,
+    LinkError,
+)
 from kiothi_board.hardware.fakes import FakePitInput, FakePixelSink
 
 
@@ -143,3 +150,29 @@ def test_store_is_required_and_names_the_key(tmp_path: Path) -> None:
     store = drivers({}, resources).store(tmp_path)
     assert resources == [store]
     store.close()
+
+
+@pytest.mark.parametrize(
+    ("leds", "message"),
+    [
+        ({"chain": [0, 0, 2]}, r"leds.chain must list each pit 0…19 exactly once"),
+        ({"chain": ["S1"] * 20}, r"leds.chain must list each pit"),
+    ],
+)
+def test_sim_checks_the_leds_layout_too(tmp_path: Path, leds: dict[str, Any], message: str) -> None:
+    """Issue 21: `--sim` started with a chain the board's NeoPixel driver refuses."""
+    sections = {"leds": {"output": "neopixel", **leds}}
+    made = Drivers(validate(sections), clock=FakeClock(), resources=[], sim=True)
+    with pytest.raises(ConfigError, match=message):
+        made.pixel_sink()
+    config = tmp_path / "c.toml"
+    config.write_text(
+        '[leds]\noutput = "neopixel"\nchain = [0, 0, 2]\n[api]\ntcp_port = -1\nweb_port = -1\n'
+    )
+    proc = subprocess.run(
+        [sys.executable, "-m", "kiothi_board", "run", "--sim", "--no-terminal",
+         "--config", str(config), "--state-dir", str(tmp_path / "state")],
+        capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert proc.returncode != 0 and "Traceback" not in proc.stderr
+    assert "leds.chain must list each pit" in proc.stderr

@@ -334,3 +334,21 @@ def test_bad_arguments_change_nothing(root: Path, tmp_path: Path) -> None:
         done = run_installer(root, *args)
         assert done.returncode == 1 and "git clone" in done.stderr
     assert differences(seed, snapshot(root)) == []
+
+
+def test_a_world_readable_config_is_made_private(root: Path, wheels: dict[str, Path]) -> None:
+    """Issue 21: the installer silently kept a config every user could read (its token)."""
+    install(root, wheels["new"])
+    config = root / "etc/kiothi-board/config.toml"
+    config.write_text(config.read_text() + '\n[api]\ntoken = "museum-token-0123456789"\n')
+    config.chmod(0o644)
+    os.chown(config, 0, 0)
+    done = run_installer(root, "--wheel", str(wheels["new"]), "--no-deps", "--venv-without-pip")
+    assert done.returncode == 0, done.stdout + done.stderr
+    passwd, _ = account(root, "kiothi")
+    info = config.stat()
+    assert (stat.S_IMODE(info.st_mode), info.st_gid) == (0o640, int(passwd[0].split(":")[3]))
+    assert "was readable by every user (mode 644); now 640" in done.stderr
+    assert "museum-token" not in done.stdout + done.stderr
+    again = run_installer(root, "--wheel", str(wheels["new"]), "--no-deps", "--venv-without-pip")
+    assert again.returncode == 0 and "readable by every user" not in again.stderr

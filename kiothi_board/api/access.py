@@ -37,7 +37,9 @@ from kiothi_board.clock import Clock
 
 __all__ = [
     "ALWAYS_CONTROL",
+    "PURPOSES",
     "AccessPolicy",
+    "cookie_name",
     "is_loopback",
     "machine_addresses",
     "new_token",
@@ -49,7 +51,22 @@ ALWAYS_CONTROL = frozenset({"serial", "unix", "redis", "direct"})
 
 MIN_TOKEN = 16
 COOKIE = "kiothi_session"
-_MAX_TICKETS = 256
+_MAX_TICKETS = 256  # per purpose: churn of API sessions never ends a staff cookie session
+ONCE_TTL = 600.0
+"""Seconds a one-time ticket (the simulator's `#ticket=` link) may wait to be used."""
+_MAX_ONCE = 8
+PURPOSES = ("api", "cookie", "once")
+"""Tickets are kept per purpose: `api` (hello/auth with a token or PIN), `cookie` (POST
+/session: the staff's browser), `once` (the simulator's link: used once, within ONCE_TTL,
+exchanged for an `api` ticket)."""
+
+
+def cookie_name(port: int | None) -> str:
+    """The session cookie of the web door on `port`: browsers send a host's cookies to every
+    port, so each board (each port) has its own name and never sees another's."""
+    return COOKIE if port is None else f"{COOKIE}_{port}"
+
+
 _REFRESH = 5.0  # seconds between re-reads of the machine's addresses
 
 
@@ -102,6 +119,22 @@ def machine_addresses() -> set[str]:
     return out
 
 
+def _host_port(value: str, scheme: str = "http") -> tuple[str, int | None]:
+    """A Host header or URL netloc as (name as `_host_name` gives it, port or None when it is
+    the scheme's default)."""
+    value = value.strip().lower()
+    port: str | None = None
+    if value.startswith("["):
+        rest = value.split("]", 1)[1] if "]" in value else ""
+        port = rest[1:] if rest.startswith(":") else None
+    elif value.count(":") == 1:
+        port = value.rsplit(":", 1)[1]
+    number = int(port) if port and port.isdigit() else None
+    if number == {"http": 80, "https": 443}.get(scheme):
+        number = None
+    return _host_name(value), number
+
+
 def _host_name(value: str) -> str:
     """A Host header or URL netloc without its port, lower case, IPv6 without brackets."""
     value = value.strip().lower()
@@ -139,7 +172,7 @@ class AccessPolicy:
         self.names = self._names(machine_addresses() if addresses is None else addresses)
         self._next_refresh = clock.now() + _REFRESH
         self._lock = threading.Lock()
-        self._tickets: OrderedDict[bytes, float] = OrderedDict()
+        self._tickets: dict[str, OrderedDict[bytes, float]] = {p: OrderedDict() for p in PURPOSES}
 
     def _names(self, addresses: Iterable[str]) -> frozenset[str]:
         return frozenset(n for n in (*self._fixed, *(_host_name(a) for a in addresses)) if n)
@@ -174,14 +207,21 @@ class AccessPolicy:
         """Whether a request's `Host` names this board (else: DNS rebinding, refuse)."""
         return bool(host_header) and self._served(_host_name(host_header or ""))
 
-    def origin_allowed(self, origin: str | None) -> bool:
-        """Whether a WebSocket's `Origin` is a page this board served (None: not a browser)."""
+    def origin_allowed(self, origin: str | None, host_header: str | None = None) -> bool:
+        """Whether a request's `Origin` is a page this board served (None: not a browser).
+
+        The port counts: a page on another port of the board's host is another site's page
+        (another program's), so with `host_header` the Origin's port must be the Host's.
+        """
         if origin is None:
             return True
         parts = urlsplit(origin.strip())
         if parts.scheme not in ("http", "https") or not parts.netloc:
             return False  # "null" (a sandboxed or file page) and anything odd
-        return self._served(_host_name(parts.netloc))
+        name, port = _host_port(parts.netloc, parts.scheme)
+        if host_header is not None and port != _host_port(host_header, parts.scheme)[1]:
+            return False
+        return self._served(name)
 
     # ------------------------------------------------------------------ secrets
     def authenticate(
@@ -192,10 +232,12 @@ class AccessPolicy:
         pin: str | None = None,
         ticket: str | None = None,
         locked: bool = False,
+        purpose: str = "api",
     ) -> str:
-        """Check one secret; returns a session ticket, or raises `ApiError`.
+        """Check one secret; returns a session ticket (of `purpose`), or raises `ApiError`.
 
-        `locked` (a page of a foreign Origin): refused whatever is sent.
+        `locked` (a page of a foreign Origin): refused whatever is sent. A one-time ticket is
+        spent here and answered with a new `api` ticket.
         """
         given = [(k, v) for k, v in (("token", token), ("PIN", pin), ("ticket", ticket)) if v]
         if len(given) != 1:
@@ -209,6 +251,8 @@ class AccessPolicy:
         if not self.limiter.allow(peer):
             raise ApiError("rate_limited", "too many failed attempts; wait and try again")
         if what == "ticket":
+            if self._spend_once(secret):
+                return self.issue_ticket(purpose)
             ok = self.check_ticket(secret)
         else:
             assert expected is not None
@@ -217,35 +261,48 @@ class AccessPolicy:
         if not ok:
             self.limiter.failed(peer, what)
             raise ApiError("unauthorized", f"wrong {what}")
-        return secret if what == "ticket" else self.issue_ticket()
+        return secret if what == "ticket" else self.issue_ticket(purpose)
 
-    def issue_ticket(self) -> str:
-        """A new session ticket with the token's rights, valid for `session_ttl` seconds."""
+    def issue_ticket(self, purpose: str = "api") -> str:
+        """A new session ticket with the token's rights: `session_ttl` seconds, or for
+        `once` ONCE_TTL seconds and one use. Each purpose keeps its newest tickets."""
+        if purpose not in PURPOSES:
+            raise ValueError(f"ticket purpose must be one of {PURPOSES}, got {purpose!r}")
         ticket = secrets.token_urlsafe(24)
+        ttl, cap = (ONCE_TTL, _MAX_ONCE) if purpose == "once" else (self._ttl, _MAX_TICKETS)
         with self._lock:
-            self._tickets[_digest(ticket)] = self._clock.now() + self._ttl
-            while len(self._tickets) > _MAX_TICKETS:
-                self._tickets.popitem(last=False)
+            pool = self._tickets[purpose]
+            pool[_digest(ticket)] = self._clock.now() + ttl
+            while len(pool) > cap:
+                pool.popitem(last=False)
         return ticket
 
-    def check_ticket(self, ticket: str | None) -> bool:
-        """Whether `ticket` is a live session (looked up by its hash: no timing leak)."""
+    def _live(self, purpose: str, key: bytes, *, spend: bool = False) -> bool:
+        pool = self._tickets[purpose]
+        expiry = pool.get(key)
+        if expiry is None:
+            return False
+        if expiry < self._clock.now() or spend:
+            del pool[key]
+        return expiry >= self._clock.now()
+
+    def _spend_once(self, ticket: str) -> bool:
+        with self._lock:
+            return self._live("once", _digest(ticket), spend=True)
+
+    def check_ticket(self, ticket: str | None, purposes: Sequence[str] = ("api", "cookie")) -> bool:
+        """Whether `ticket` is a live session of one of `purposes` (looked up by its hash:
+        no timing leak). One-time tickets are only good for `authenticate`."""
         if not ticket:
             return False
         key = _digest(ticket)
         with self._lock:
-            expiry = self._tickets.get(key)
-            if expiry is None:
-                return False
-            if expiry < self._clock.now():
-                del self._tickets[key]
-                return False
-            return True
+            return any(self._live(p, key) for p in purposes if p != "once")
 
     def health(self) -> dict[str, int]:
         """Authentication counters and live sessions, for `health`."""
         with self._lock:
-            live = len(self._tickets)
+            live = sum(len(self._tickets[p]) for p in ("api", "cookie"))
         return {**self.limiter.health(), "sessions": live}
 
 

@@ -98,6 +98,7 @@ class AuthLimiter:
         self.limited = 0
         self._unlogged: Counter[str] = Counter()
         self._hosts: set[str] = set()
+        self._last_host = ""
         self._next_log = now
 
     def _bucket(self, host: str, now: float) -> _Bucket:
@@ -165,9 +166,19 @@ class AuthLimiter:
         """Count one failure or refusal; log the sums once per interval (lock held)."""
         self._unlogged[what] += 1
         self._hosts.add(host)
-        if now < self._next_log:
-            return
-        self._next_log = now + self._log_interval
+        self._last_host = host
+        if now >= self._next_log:
+            self._next_log = now + self._log_interval
+            self._summary()
+
+    def flush(self) -> None:
+        """Log what was counted since the last summary (at shutdown)."""
+        with self._lock:
+            if self._unlogged:
+                self._summary()
+
+    def _summary(self) -> None:
+        host = self._last_host
         parts = ", ".join(f"{n} {kind}" for kind, n in sorted(self._unlogged.items()))
         log.warning(
             "api: authentication: %s from %d address(es) since the last summary "

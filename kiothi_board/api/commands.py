@@ -80,6 +80,31 @@ CONTROL_COMMANDS: frozenset[str] = frozenset(
 )
 """Commands that change the game or the board; they need the `control` role."""
 
+_DOES: dict[str, str] = {
+    "new_game": "start a game",
+    "tutorial": "start the tutorial",
+    "press": "press pits",
+    "move": "play a move",
+    "opening": "play an opening",
+    "undo": "undo a move",
+    "hint": "ask for a hint",
+    "resign": "resign",
+    "end": "end the game",
+    "check": "check the board",
+    "settings.set": "change the settings",
+}
+
+
+def watching_only(cmd: str) -> str:
+    """Why a watcher's command was refused, in plain words (the page shows it as it is)."""
+    does = _DOES.get(cmd, f"use {cmd}")
+    return (
+        f"You are only watching this board, so you cannot {does}. To play, open the play "
+        "link the board prints when it starts, or sign in with the board's access code "
+        "(docs/api.md, Access)."
+    )
+
+
 COMMANDS: tuple[str, ...] = (
     "hello",
     "auth",
@@ -187,7 +212,10 @@ class CommandHandlers:
         if session.no_secrets is not None:
             # Refused before it is checked: the secret was already readable by others.
             raise ApiError("unauthorized", session.no_secrets)
-        ticket = self.access.authenticate(session.peer, locked=session.locked, **secrets_)
+        token, pin, ticket_ = (secrets_.get(k) for k in ("token", "pin", "ticket"))
+        ticket = self.access.authenticate(
+            session.peer, locked=session.locked, token=token, pin=pin, ticket=ticket_
+        )
         session.role = "control"
         return ticket
 

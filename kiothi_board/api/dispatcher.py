@@ -12,7 +12,6 @@ never blocks and never calls back into the service, so a slow client cannot stal
 
 from __future__ import annotations
 
-import json
 import logging
 import threading
 from collections.abc import Callable
@@ -21,6 +20,7 @@ from typing import Any
 from kiothi_board import native
 from kiothi_board.api.access import AccessPolicy
 from kiothi_board.api.args import Args, short
+from kiothi_board.api.bounded import JsonLimits, PayloadError, loads
 from kiothi_board.api.budget import DEFAULT_BUDGET, DEFAULT_MAX_REPLY, Outbox
 from kiothi_board.api.commands import (
     COMMANDS,
@@ -32,6 +32,7 @@ from kiothi_board.api.commands import (
     _is_ours,
     _valid_id,
     frame_to_hex,
+    watching_only,
 )
 from kiothi_board.api.protocol import (
     MAX_LINE,
@@ -48,6 +49,9 @@ from kiothi_board.clock import Clock, SystemClock
 from kiothi_board.errors import KiothiError
 from kiothi_board.i18n import DEFAULT_LANGUAGE, has_words, localize
 
+_Checked = tuple[Any, str, dict[str, Any], Any]
+"""A well-formed request: id, command, arguments, and the added command's entry (or None)."""
+
 __all__ = [
     "COMMANDS",
     "CONTROL_COMMANDS",
@@ -61,6 +65,8 @@ __all__ = [
 ]
 
 log = logging.getLogger(__name__)
+
+_MAX_DEPTH = 64  # a request is an object of small arguments; deeper is an attack
 
 
 class Dispatcher(CommandHandlers):
@@ -117,6 +123,7 @@ class Dispatcher(CommandHandlers):
         self._pending_frame: dict[str, Any] | None = None  # the newest frame pushed, not yet sent
         self.requests = 0
         self.errors = 0
+        self.dropped = 0  # malformed lines over a client's rate, dropped unanswered
         self._closed = False
         service.add_listener(self.publish)
 
@@ -271,6 +278,7 @@ class Dispatcher(CommandHandlers):
             "events": self._seq,
             "requests": self.requests,
             "errors": self.errors,
+            "dropped": self.dropped,
             "ai_core": {"core": native.default_core(), "why": native.describe()},
         }
         for name, source in self._health.items():
@@ -316,7 +324,8 @@ class Dispatcher(CommandHandlers):
             session.outbox.put(encoded)
         return reply
 
-    def _reply(self, session: ClientSession, line: bytes | str | TooLong) -> dict[str, Any] | None:
+    def _decode_line(self, line: bytes | str | TooLong) -> str | dict[str, Any]:
+        """The line as text, or the error reply for a line that is too long or not UTF-8."""
         if isinstance(line, TooLong):
             return error_reply(
                 None, "line_too_long", f"line of {line.size} bytes exceeds {self.max_line}"
@@ -336,12 +345,17 @@ class Dispatcher(CommandHandlers):
                 return error_reply(
                     None, "line_too_long", f"line of {len(text)} chars exceeds {self.max_line}"
                 )
+        return text
+
+    def _parse_request(self, text: str) -> _Checked | dict[str, Any] | None:
+        """A request's parts, the error reply for a malformed one, or None (ignored)."""
         if not text.strip():
             return None
         try:
-            msg = json.loads(text)
-        except (ValueError, RecursionError) as exc:
-            return error_reply(None, "parse_error", f"not JSON: {short(str(exc))}")
+            msg = loads(text, JsonLimits(max_bytes=4 * self.max_line, max_depth=_MAX_DEPTH))
+        except PayloadError as exc:
+            detail = str(exc) if exc.reason == "too_deep" else str(exc).removeprefix("not JSON: ")
+            return error_reply(None, "parse_error", f"not JSON: {short(detail)}")
         if not isinstance(msg, dict):
             return error_reply(
                 None, "invalid_request", f"expected an object, got {type(msg).__name__}"
@@ -367,13 +381,32 @@ class Dispatcher(CommandHandlers):
         args = msg.get("args", {})
         if not isinstance(args, dict):
             return error_reply(rid, "bad_args", f"args must be an object: {short(repr(args))}")
+        return rid, cmd, args, added
+
+    def _malformed(self, session: ClientSession, reply: dict[str, Any]) -> dict[str, Any] | None:
+        """A line that is not a request costs a request: over the client's rate it is
+        dropped unanswered (a flood of `{}` must not be answered at any rate)."""
+        if session.limiter.allow():
+            return reply
+        with self._hub_lock:
+            self.dropped += 1
+        return None
+
+    def _reply(self, session: ClientSession, line: bytes | str | TooLong) -> dict[str, Any] | None:
+        text = self._decode_line(line)
+        if isinstance(text, dict):
+            return self._malformed(session, text)
+        checked = self._parse_request(text)
+        if checked is None:
+            return None
+        if isinstance(checked, dict):
+            return self._malformed(session, checked)
+        rid, cmd, args, added = checked
         if not session.limiter.allow():
             return error_reply(rid, "rate_limited", "too many requests; slow down")
         needs_control = cmd in CONTROL_COMMANDS or (added is not None and added[1])
         if needs_control and session.role != "control":
-            return error_reply(
-                rid, "unauthorized", f"{cmd} needs control: send hello with the board's token"
-            )
+            return error_reply(rid, "unauthorized", watching_only(cmd))
         return self._run(session, rid, cmd, args)
 
     def _run(

@@ -11,9 +11,9 @@ Topics, under `{prefix}/{board}/` (prefix `kiothi/v1` by default):
 - `cmd/<user>`  request lines from broker user `<user>`, run by the same dispatcher as
   every other door; the replies go to `reply/<user>`.
 
-The broker's ACL (`fleet/kiothi.acl`) lets each user write only `cmd/<its own name>` and
-read only `reply/<its own name>`; the board gives `mqtt.staff_users` control and everyone
-else a spectator's role, and takes no secret on the bus (`api/mqtt_sessions.py`).
+The broker's ACL (`kiothi_board/fleet/kiothi.acl`) lets each user write only `cmd/<its own
+name>` and read only `reply/<its own name>`; the board gives `mqtt.staff_users` control and
+everyone else a spectator's role, and takes no secret on the bus (`api/mqtt_sessions.py`).
 The game never waits for the broker: the dispatcher's tap only puts lines on a bounded
 queue; one worker thread publishes. Paho's own network thread
 reconnects with backoff; after every (re)connect the retained topics are written again.
@@ -111,7 +111,10 @@ class MqttAdapter:
         self._client = client
         self._dispatcher.add_tap(self._tap)
         self._dispatcher.add_health("mqtt", self.health)
-        client.connect_async(host, port, keepalive=s.keepalive)
+        options = (
+            _connect_options(self._dispatcher.max_line) if self._factory is _paho_client else {}
+        )
+        client.connect_async(host, port, keepalive=s.keepalive, **options)
         client.loop_start()
         self._thread = threading.Thread(target=self._publish_loop, name="api-mqtt", daemon=True)
         self._thread.start()
@@ -305,6 +308,20 @@ def _redacted(url: str) -> str:
     return parts._replace(netloc=netloc).geturl()
 
 
+_TOPIC_ROOM = 1024  # a command's topic and MQTT headers, beside its max_line payload
+
+
+def _connect_options(max_line: int) -> dict[str, Any]:
+    """MQTT 5 CONNECT options: a clean start and a Maximum Packet Size of one request line,
+    so the broker refuses to send us a 30 MiB command (it was buffered whole before)."""
+    from paho.mqtt.packettypes import PacketTypes
+    from paho.mqtt.properties import Properties
+
+    props = Properties(PacketTypes.CONNECT)  # type: ignore[no-untyped-call]
+    props.MaximumPacketSize = max_line + _TOPIC_ROOM
+    return {"clean_start": True, "properties": props}
+
+
 def _paho_client(s: MqttSettings) -> Any:
     """A paho-mqtt 2 client for `s` (imported lazily: MQTT is optional)."""
     try:
@@ -314,8 +331,9 @@ def _paho_client(s: MqttSettings) -> Any:
         raise ConfigError(
             "mqtt.url is set but paho-mqtt is not installed (pip install 'kiothi-board[mqtt]')"
         ) from exc
+    # MQTT 5: its Maximum Packet Size lets the broker drop an oversized command for us.
     client = mqtt.Client(
-        CallbackAPIVersion.VERSION2, client_id=f"kiothi-board-{s.board_id}", clean_session=True
+        CallbackAPIVersion.VERSION2, client_id=f"kiothi-board-{s.board_id}", protocol=mqtt.MQTTv5
     )
     # Bounded: paho keeps unsent QoS 1 messages in memory while the broker is away.
     client.max_queued_messages_set(s.queue_size)

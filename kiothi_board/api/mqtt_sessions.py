@@ -1,7 +1,7 @@
 """MQTT sessions: one per broker user, its role from the board's config, never a secret.
 
 MQTT does not tell a subscriber who published a message; the broker's ACL does that for
-us (`fleet/kiothi.acl`: every user may write only `<prefix>/<board>/cmd/<its own name>`
+us (`kiothi_board/fleet/kiothi.acl`: every user may write only `<prefix>/<board>/cmd/<its own name>`
 and read only `…/reply/<its own name>`). So the last topic level of a request *is* the
 broker user who sent it, and the board gives that user the role its config names:
 `mqtt.staff_users` control, everyone else is a spectator. No token, PIN or ticket is taken

@@ -235,6 +235,7 @@ class ApiServer:
         self.loop.close()
         self._worker.shutdown(wait=True)
         self.dispatcher.close()
+        self.access.limiter.flush()  # the last summary of failures, if any is unwritten
         if self.unix_path:
             remove_our_socket(self.unix_path, self._unix_identity)
 

@@ -17,7 +17,7 @@ from typing import Any, Protocol
 
 from aiohttp import WSMsgType, web
 
-from kiothi_board.api.access import COOKIE, AccessPolicy
+from kiothi_board.api.access import AccessPolicy, cookie_name
 from kiothi_board.api.api_config import ApiConfig
 from kiothi_board.api.dispatcher import ClientSession, Dispatcher
 from kiothi_board.api.limits import ConnectionGuard, GuardedProtocol
@@ -104,7 +104,7 @@ class _Web:
 
     async def new_session(self, request: web.Request) -> web.Response:
         """POST /session {"token": …} or {"pin": …}: a session cookie with control."""
-        if not self.access.origin_allowed(request.headers.get("Origin")):
+        if not self.access.origin_allowed(request.headers.get("Origin"), request.host):
             return web.json_response({"error": {"code": "unauthorized"}}, status=403)
         try:
             body = await request.json()
@@ -113,7 +113,9 @@ class _Web:
             token, pin = (
                 v if isinstance(v := body.get(k), str) else None for k in ("token", "pin")
             )
-            ticket = self.access.authenticate(request.remote or "?", token=token, pin=pin)
+            ticket = self.access.authenticate(
+                request.remote or "?", token=token, pin=pin, purpose="cookie"
+            )
         except (ValueError, ApiError) as exc:
             err = exc if isinstance(exc, ApiError) else ApiError("bad_args", "not JSON")
             status = _STATUS.get(err.code, 400)
@@ -122,7 +124,7 @@ class _Web:
             )
         response = web.json_response({"role": "control", "ticket": ticket})
         response.set_cookie(
-            COOKIE, ticket, httponly=True, samesite="Strict", path="/",
+            cookie_name(_local_port(request)), ticket, httponly=True, samesite="Strict", path="/",
             max_age=int(self.server.config.session_ttl),
         )  # fmt: skip
         return response
@@ -130,8 +132,9 @@ class _Web:
     def _open(self, request: web.Request, ws: web.WebSocketResponse) -> tuple[ClientSession, Any]:
         """The WebSocket's session: its role from the cookie and Origin, its budget, its slot."""
         server = self.server
-        foreign = not self.access.origin_allowed(request.headers.get("Origin"))
-        trusted = not foreign and self.access.check_ticket(request.cookies.get(COOKIE))
+        foreign = not self.access.origin_allowed(request.headers.get("Origin"), request.host)
+        cookie = request.cookies.get(cookie_name(_local_port(request)))
+        trusted = not foreign and self.access.check_ticket(cookie, ("cookie",))
         wire = request.transport
         assert wire is not None
 
@@ -210,6 +213,13 @@ class _Web:
         return response
 
 
+def _local_port(request: web.Request) -> int | None:
+    """The port this request came in on (the web door's bound port)."""
+    transport = request.transport
+    name = None if transport is None else transport.get_extra_info("sockname")
+    return int(name[1]) if isinstance(name, tuple) and len(name) >= 2 else None
+
+
 def _csv_range(query: Mapping[str, str], today: str) -> tuple[str | None, str | None]:
     """`?from=…&to=…` or `?days=N` (ending `to`, default today) for `/stats.csv`."""
     first, last = query.get("from"), query.get("to")
@@ -236,8 +246,8 @@ def _exhibit_routes(app: web.Application, server: WebHost) -> None:
     """
 
     def staff(request: web.Request) -> bool:
-        cookie = request.cookies.get(COOKIE)
-        if cookie and server.access.check_ticket(cookie):
+        cookie = request.cookies.get(cookie_name(_local_port(request)))
+        if cookie and server.access.check_ticket(cookie, ("cookie",)):
             return True
         given = request.headers.get("Authorization", "")
         if not given.startswith("Bearer ") or not given[7:]:

@@ -122,7 +122,8 @@ def _ending(s: Session, event: Undo | Agree | Abandon) -> None:
 
 def _resign(s: Session, side: Side | str | None) -> None:
     game = s.need_game()
-    who = Side.parse(side) if isinstance(side, str) else side or game.mover
+    # Side.S is 0: `side or game.mover` would make South's resignation the mover's.
+    who = Side.parse(side) if isinstance(side, str) else game.mover if side is None else side
     s.cancel_thinking()
     s.commit(Resign(who))
 

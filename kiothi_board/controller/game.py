@@ -30,7 +30,7 @@ from kiothi_board.controller.events import (
 from kiothi_board.controller.settings import DEFAULT_LONG_MOVE_LAPS, Mode, Pace, Settings
 from kiothi_board.errors import IllegalMoveError
 from kiothi_board.guide.steps import GuideStep, opening_steps, set_steps, sow_steps
-from kiothi_board.i18n import tr
+from kiothi_board.i18n import Msg, tr
 from kiothi_board.rules import (
     END_BY_PLAYERS,
     GameRecord,
@@ -181,11 +181,19 @@ def _after_action(game: Game, pos: Position, text: str) -> Game:
     )
 
 
+_WHEN: dict[str, Msg] = {
+    "open": tr("not possible during the opening"),
+    "turn": tr("not possible while a move is being chosen"),
+    "sow": tr("not possible while a move is being sown"),
+    "guided_open": tr("not possible while an opening is being placed"),
+    "set": tr("not possible while the board is being set"),
+    "over": tr("not possible now: the game is over"),
+}
+
+
 def _need(game: Game, *stages: Stage) -> None:
     if game.stage not in stages:
-        raise IllegalMoveError(
-            tr("not possible while the game is in stage {stage}", stage=repr(game.stage))
-        )
+        raise IllegalMoveError(_WHEN[game.stage])
 
 
 def apply(game: Game, event: GameEvent) -> Game:
@@ -194,9 +202,13 @@ def apply(game: Game, event: GameEvent) -> Game:
         case Select(pit, lifted, walk):
             return _select(game, pit, lifted=lifted, walk=walk)
         case Walk():
-            _need(game, "set")
-            if game.trace is None or game.target is not None:
-                raise IllegalMoveError(tr("only a long move can be walked drop by drop"))
+            if game.stage != "set" or game.trace is None or game.target is not None:
+                raise IllegalMoveError(
+                    tr(
+                        "Nothing to walk: only a long move, shown as its result, can be "
+                        "walked drop by drop."
+                    )
+                )
             # Walking starts from the board as it was before the move; set pits reset by hand.
             return replace(game, stage="sow", steps=sow_steps(game.trace), index=0)
         case Advance():

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from kiothi_board.controller.events import Select
+from kiothi_board.controller.events import Select, Undo
 from kiothi_board.controller.game import expected_board
 from kiothi_board.controller.language import picture
 from kiothi_board.controller.notices import (
@@ -103,6 +103,8 @@ class Presenter:
                 self._said = None
                 return [notice, self.guided()]
             case Applied(event):
+                if isinstance(event, Undo):
+                    self._said = None  # a wrong press's words do not outlive the undo
                 if isinstance(event, Select):
                     self._overlays = [o for o in self._overlays if o.cue != Cue.HINT]
                 return [notice, self.guided()]
@@ -118,8 +120,8 @@ class Presenter:
             case HintReady(pit, why, _):
                 self._overlays = [o for o in self._overlays if o.cue != Cue.HINT]
                 self._overlays.append(Overlay(pit, Cue.HINT, now, now + HINT_SECONDS))
-                if why:
-                    self._said = (why, now + HINT_SECONDS)  # the words last as long as the ring
+                # The hint's words replace a wrong press's (they last as long as the ring).
+                self._said = (why, now + HINT_SECONDS) if why else None
                 return [notice, self.guided()]
             case Failure(message):
                 self._said = (message, now + SAY_SECONDS)
@@ -153,7 +155,8 @@ class Presenter:
             return CheckView(expected_board(game), game.mover, s.check)
         if game.stage == "over":
             assert game.result is not None
-            return OverView(game.result)
+            stuck = game.position.to_move if game.result.end == "no-moves" else None
+            return OverView(game.result, stuck)
         if game.stage == "set" and not s.settings.auto and game.steps:
             # The whole board at once: targets on every ring, one hold confirms it.
             purpose: Purpose = "undo" if game.target is not None else "long-move"

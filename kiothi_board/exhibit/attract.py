@@ -235,8 +235,12 @@ class AttractLoop:
 
     @property
     def showing(self) -> str:
-        """The current show's kind (for the API and tests)."""
-        return type(self._show).__name__ if self._show is not None else "Invitation"
+        """The current show in a plain word (for the API and tests): "invitation" (the
+        breathing start layout), "sowing" (a relay move sown seed by seed) or "replay" (a
+        recent game replayed)."""
+        if isinstance(self._show, SowingShow):
+            return "sowing"
+        return "replay" if isinstance(self._show, ReplayShow) else "invitation"
 
     def _next(self) -> Show:
         self._count += 1

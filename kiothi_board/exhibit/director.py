@@ -54,6 +54,7 @@ from kiothi_board.exhibit.attract import (
 from kiothi_board.exhibit.ports import ExhibitSettings
 from kiothi_board.exhibit.reset import ResetPicture, left_by_last_game
 from kiothi_board.exhibit.schedule import Moment, Schedule
+from kiothi_board.exhibit.words import phase_line
 from kiothi_board.frame import Frame
 from kiothi_board.guide import Renderer
 from kiothi_board.hardware.protocols import InputEvent
@@ -288,11 +289,14 @@ class Director:
 
     # ------------------------------------------------------------------ reports
     def status(self) -> dict[str, Any]:
-        """The exhibit's state for the API: phase, countdown, schedule, the attract show."""
+        """The exhibit's state for the API: phase, countdown, schedule, the attract show, the
+        line to show instead of the game's (`instruction`), and during the reset the counts
+        the rings ask for (`board`) and the pits still to set (`pending`)."""
         now = self._clock.now()
         left = self.attendant.countdown_left(now)
         m = self._moment
         phase = self.attendant.phase if self.enabled else "off"
+        reset = phase == "reset"
         return {
             "enabled": self.enabled,
             "phase": phase,
@@ -302,5 +306,7 @@ class Director:
             "brightness": m.brightness,
             "day": m.day,
             "showing": self.attract.showing if self.attendant.phase == "attract" else None,
-            "instruction": self._reset.instruction() if phase == "reset" else None,
+            "instruction": phase_line(phase, left, self._reset.instruction() if reset else None),
+            "board": list(self._reset.target) if reset else None,
+            "pending": [pit_name(p) for p in self._reset.differs()] if reset else None,
         }

@@ -5,7 +5,10 @@ statistics, alerts); a click opens that board's full view. Without the staff tok
 page is read-only; with it (typed once into the page, checked in constant time, failures
 slowed down) staff may start a new game, switch exhibition mode on or off and set the brightness.
 The server checks `Host` and the WebSocket's `Origin` against the names it serves, so a
-page on another site cannot reach it through DNS rebinding.
+page on another site cannot reach it through DNS rebinding. Like the board's own doors,
+every connection goes through a `ConnectionGuard` (caps per address and in all, header
+and idle timeouts), every page has a byte budget (`fleet/pages.py`), and what a page
+sends is parsed within limits (`api/bounded.py`).
 """
 
 from __future__ import annotations
@@ -26,8 +29,13 @@ from urllib.parse import urlsplit
 
 from aiohttp import WSMsgType, web
 
+from kiothi_board.api.authlimit import AuthLimiter
+from kiothi_board.api.bounded import JsonLimits, PayloadError, loads
+from kiothi_board.api.limits import ConnectionGuard, GuardedProtocol
 from kiothi_board.clock import SystemClock
 from kiothi_board.fleet.hub import FleetHub
+from kiothi_board.fleet.pages import Encoder, PageOutbox
+from kiothi_board.helptext import DefaultsFormatter
 
 __all__ = ["ACTIONS", "main", "make_app"]
 
@@ -58,7 +66,31 @@ ACTIONS: dict[str, tuple[str, Any]] = {
 }
 
 _MAX_MESSAGE = 4096
-_AUTH_DELAY = 1.0  # seconds a wrong token costs: 1,000 guesses take over 16 minutes
+_PAGE_JSON = JsonLimits(max_bytes=_MAX_MESSAGE, max_depth=4)  # {"action", "board", "value"}
+
+
+class StaffGate:
+    """The staff token's check: wrong guesses spend from a bucket per source address and
+    one for everyone (`AuthLimiter`, as on the board), so a hundred WebSockets from one
+    address, or from a hundred, guess no faster than one (a per-socket delay let 100
+    sockets make 98 guesses a second)."""
+
+    def __init__(self, token: str | None, limiter: AuthLimiter | None = None) -> None:
+        self._token = token
+        self.limiter = limiter or AuthLimiter(
+            rate=0.2, burst=5.0, global_rate=1.0, global_burst=10.0, clock=SystemClock()
+        )
+
+    def check(self, peer: str, given: object) -> str:
+        """`control`, or why not: `no staff token is set`, `rate_limited`, `wrong token`."""
+        if not self._token:
+            return "no staff token is set"
+        if not self.limiter.allow(peer):
+            return "rate_limited"
+        if isinstance(given, str) and hmac.compare_digest(given.encode(), self._token.encode()):
+            return "control"
+        self.limiter.failed(peer, "fleet token")
+        return "wrong token"
 
 
 def allowed_hosts(bind: str, extra: Sequence[str]) -> frozenset[str]:
@@ -81,14 +113,35 @@ def _host_ok(host: str | None, allowed: frozenset[str]) -> bool:
     return False
 
 
-def make_app(hub: FleetHub, *, token: str | None, hosts: frozenset[str]) -> web.Application:
-    """The dashboard: `/`, `/static/…`, `/api/boards`, `/ws`."""
+def new_guard() -> ConnectionGuard:
+    """The dashboard's connection limits: a few staff pages, not a crowd."""
+    return ConnectionGuard(
+        max_total=128,
+        max_per_door=128,
+        max_per_peer=32,
+        idle_timeout=120.0,  # a page answers the 30 s heartbeat's pings
+        header_timeout=10.0,
+        clock=SystemClock(),
+    )
+
+
+def make_app(
+    hub: FleetHub,
+    *,
+    token: str | None,
+    hosts: frozenset[str],
+    guard: ConnectionGuard | None = None,
+) -> web.Application:
+    """The dashboard: `/`, `/static/…`, `/api/boards`, `/ws` (`guard`: see `start_site`)."""
+    encode = Encoder()
+    gate = StaffGate(token)
 
     async def page(request: web.Request) -> web.StreamResponse:
         return web.FileResponse(WEB_ROOT / "fleet.html", headers=_HEADERS)
 
     async def boards(request: web.Request) -> web.Response:
-        return web.json_response({"boards": hub.boards()}, headers=_HEADERS)
+        dropped = dict(hub.dropped)  # what the bounds kept out (docs/fleet.md)
+        return web.json_response({"boards": hub.boards(), "dropped": dropped}, headers=_HEADERS)
 
     async def websocket(request: web.Request) -> web.StreamResponse:
         origin = request.headers.get("Origin")
@@ -96,20 +149,33 @@ def make_app(hub: FleetHub, *, token: str | None, hosts: frozenset[str]) -> web.
             raise web.HTTPForbidden(text="foreign origin")
         ws = web.WebSocketResponse(max_msg_size=_MAX_MESSAGE, heartbeat=30.0)
         await ws.prepare(request)
-        await _serve_client(ws, hub, token)
+        role = ["spectator"]
+        conn = None if guard is None else guard.by_key.get(request.transport)
+        if conn is not None:
+            conn.http = False  # a WebSocket now: the idle timeout applies
+            conn.control = lambda: role[0] == "control"
+        await _serve_client(ws, hub, gate, role, encode, request.remote or "?")
         return ws
 
     @web.middleware
-    async def guard(request: web.Request, handler: Any) -> web.StreamResponse:
+    async def host_check(request: web.Request, handler: Any) -> web.StreamResponse:
         if not _host_ok(request.host, hosts):
             return web.Response(status=421, text="unknown host name")
-        response: web.StreamResponse = await handler(request)
+        conn = None if guard is None else guard.by_key.get(request.transport)
+        if conn is not None:
+            conn.busy += 1  # the header timeout is for requests not yet complete
+        try:
+            response: web.StreamResponse = await handler(request)
+        finally:
+            if conn is not None and guard is not None:
+                conn.busy -= 1
+                conn.last = guard.now()
         if not response.prepared:
             for key, value in _HEADERS.items():
                 response.headers.setdefault(key, value)
         return response
 
-    app = web.Application(client_max_size=16 * 1024, middlewares=[guard])
+    app = web.Application(client_max_size=16 * 1024, middlewares=[host_check])
     app.router.add_get("/", page)
     app.router.add_get("/api/boards", boards)
     app.router.add_get("/ws", websocket)
@@ -117,26 +183,28 @@ def make_app(hub: FleetHub, *, token: str | None, hosts: frozenset[str]) -> web.
     return app
 
 
-async def _serve_client(ws: web.WebSocketResponse, hub: FleetHub, token: str | None) -> None:
-    """Push the table, then every change; take `auth` and staff actions."""
+async def _serve_client(
+    ws: web.WebSocketResponse,
+    hub: FleetHub,
+    gate: StaffGate,
+    role: list[str],
+    encode: Encoder,
+    peer: str,
+) -> None:
+    """Push the table, then every change (within the page's budget); take `auth` and
+    staff actions."""
     loop = asyncio.get_running_loop()
-    updates: asyncio.Queue[dict[str, Any]] = asyncio.Queue(maxsize=500)
-    role = ["spectator"]
+    outbox = PageOutbox()
 
     def listener(update: dict[str, Any]) -> None:
-        def put() -> None:
-            if updates.full():  # a slow page gets the whole table again instead
-                while not updates.empty():
-                    updates.get_nowait()
-                updates.put_nowait({"type": "boards", "boards": hub.boards()})
-            else:
-                updates.put_nowait(update)
-
-        loop.call_soon_threadsafe(put)
+        loop.call_soon_threadsafe(outbox.put, encode(update))
 
     async def pump() -> None:
         while True:
-            await ws.send_json(await updates.get())
+            text = await outbox.get()
+            if text is None:  # it fell behind: the whole table instead of what it missed
+                text = json.dumps({"type": "boards", "boards": hub.boards()})
+            await ws.send_str(text)
 
     await ws.send_json({"type": "boards", "boards": hub.boards(), "role": role[0]})
     hub.listeners.add(listener)
@@ -145,28 +213,28 @@ async def _serve_client(ws: web.WebSocketResponse, hub: FleetHub, token: str | N
         async for msg in ws:
             if msg.type != WSMsgType.TEXT:
                 break
-            await ws.send_json(await _handle(str(msg.data), hub, token, role))
+            await ws.send_json(_handle(str(msg.data), hub, gate, role, peer))
     finally:
         hub.listeners.remove(listener)
         pumper.cancel()
         await asyncio.gather(pumper, return_exceptions=True)
 
 
-async def _handle(text: str, hub: FleetHub, token: str | None, role: list[str]) -> dict[str, Any]:
+def _handle(
+    text: str, hub: FleetHub, gate: StaffGate, role: list[str], peer: str = "?"
+) -> dict[str, Any]:
     try:
-        msg = json.loads(text)
-    except ValueError:
-        return {"type": "error", "message": "not JSON"}
+        msg = loads(text, _PAGE_JSON)
+    except PayloadError as exc:
+        return {"type": "error", "message": f"not accepted: {exc}"[:120]}
     if not isinstance(msg, dict):
         return {"type": "error", "message": "expected an object"}
     if "auth" in msg:
-        given = msg["auth"]
-        if token and isinstance(given, str) and hmac.compare_digest(given.encode(), token.encode()):
+        verdict = gate.check(peer, msg["auth"])
+        if verdict == "control":
             role[0] = "control"
             return {"type": "role", "role": "control"}
-        await asyncio.sleep(_AUTH_DELAY)
-        log.warning("fleet: a wrong staff token was given")
-        return {"type": "error", "message": "wrong token" if token else "no staff token is set"}
+        return {"type": "error", "message": verdict}
     action = msg.get("action")
     if action not in ACTIONS:
         return {"type": "error", "message": f"unknown action {str(action)[:40]!r}"}
@@ -180,13 +248,49 @@ async def _handle(text: str, hub: FleetHub, token: str | None, role: list[str]) 
     return {"type": "sent", "action": action, "board": msg.get("board")}
 
 
+class _Parser(argparse.ArgumentParser):
+    """Bad arguments are one line (no usage block): what was wrong, and where help is."""
+
+    def error(self, message: str) -> Any:
+        self.exit(2, f"{self.prog}: {message} (--help lists the options)\n")
+
+
+def _port(text: str) -> int:
+    """An argparse type: a TCP port, 0 (any free port) to 65535."""
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"{port} is not a port: use 0 (any free port) to 65535")
+    return port
+
+
+def _broker(text: str) -> str:
+    """An argparse type: an mqtt:// or mqtts:// URL (checked as the daemon checks mqtt.url)."""
+    from kiothi_board.api.mqtt_settings import parse_broker_url
+    from kiothi_board.errors import ConfigError
+
+    try:
+        parse_broker_url(text)
+    except ConfigError as exc:
+        raise argparse.ArgumentTypeError(str(exc).removeprefix("mqtt.url: ")) from None
+    return text
+
+
 def main(argv: Sequence[str]) -> int:
     """`kiothi-board fleet --broker URL [--port N]`: serve the dashboard until interrupted."""
-    p = argparse.ArgumentParser(prog="kiothi-board fleet", description=__doc__.split("\n")[0])
-    p.add_argument("--broker", default="mqtt://127.0.0.1:1883", help="mqtt:// or mqtts:// URL")
+    p = _Parser(
+        prog="kiothi-board fleet",
+        description=__doc__.split("\n")[0],
+        formatter_class=DefaultsFormatter,
+    )
+    p.add_argument(
+        "--broker", type=_broker, default="mqtt://127.0.0.1:1883", help="mqtt:// or mqtts:// URL"
+    )
     p.add_argument("--prefix", default="kiothi/v1", help="the boards' topic prefix")
     p.add_argument("--host", default="127.0.0.1", help="listen address")
-    p.add_argument("--port", type=int, default=8430, help="listen port (0: any free port)")
+    p.add_argument("--port", type=_port, default=8430, help="listen port (0: any free port)")
     p.add_argument("--allow-host", action="append", default=[], help="another name to answer to")
     p.add_argument("--username", help="the dashboard's broker user")
     p.add_argument("--tls-ca", help="CA file for mqtts://")
@@ -224,22 +328,37 @@ def main(argv: Sequence[str]) -> int:
     return 0
 
 
-async def _serve(hub: FleetHub, args: argparse.Namespace, token: str | None) -> None:
-    app = make_app(hub, token=token, hosts=allowed_hosts(args.host, args.allow_host))
+async def start_site(app: web.Application, guard: ConnectionGuard, host: str, port: int) -> Any:
+    """Listen with every connection under `guard` (as the board's web door does); returns
+    the runner (to `cleanup()`), the listener and the bound port."""
     runner = web.AppRunner(app, access_log=None)
     await runner.setup()
-    site = web.TCPSite(runner, args.host, args.port)
+    factory = runner.server
+    assert factory is not None
+    loop = asyncio.get_running_loop()
     try:
-        await site.start()
+        listener = await loop.create_server(
+            lambda: GuardedProtocol(factory(), guard, "fleet"), host, port, backlog=128
+        )
+    except BaseException:
+        await runner.cleanup()
+        raise
+    reaper = loop.create_task(guard.run_reaper())
+    return runner, listener, reaper, listener.sockets[0].getsockname()[1]
+
+
+async def _serve(hub: FleetHub, args: argparse.Namespace, token: str | None) -> None:
+    guard = new_guard()
+    app = make_app(hub, token=token, hosts=allowed_hosts(args.host, args.allow_host), guard=guard)
+    try:
+        runner, listener, reaper, port = await start_site(app, guard, args.host, args.port)
     except OSError as exc:
         print(f"kiothi-board fleet: cannot listen on {args.host}:{args.port}: {exc.strerror}")
         raise SystemExit(2) from exc
-    server: Any = site._server  # aiohttp exposes no public way to read a port-0 bind
-    port = (
-        server.sockets[0].getsockname()[1] if server is not None and server.sockets else args.port
-    )
     print(f"fleet dashboard on http://{args.host}:{port}/ watching {args.broker}", flush=True)
     try:
         await asyncio.Event().wait()
     finally:
+        reaper.cancel()
+        listener.close()
         await runner.cleanup()

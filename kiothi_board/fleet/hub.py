@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
+from kiothi_board.api.bounded import JsonLimits, PayloadError, loads
 from kiothi_board.api.mqtt_settings import BOARD_ID, parse_broker_url
 from kiothi_board.clock import Clock
 from kiothi_board.listeners import Listeners
@@ -35,6 +36,18 @@ HOT_CELSIUS = 75.0
 """A Pi throttles at 80 °C; warn the staff a little before."""
 
 _RETAINED = ("status", "info", "state", "health", "stats")
+
+LIMITS = JsonLimits(max_bytes=64 * 1024, max_depth=32)
+"""What one board message may be: a real `state` is about 2 KB, `health` 1.5 KB."""
+
+MAX_PACKET = LIMITS.max_bytes + 1024
+"""The hub's MQTT 5 Maximum Packet Size (payload, topic and headers): the broker drops a
+bigger message for us instead of sending it, so 20 MB never reaches this process."""
+
+EVENT_BYTES = 8 * 1024
+"""An event line a tile keeps (a real one is under 1 KB); the tile keeps the last 20."""
+
+_LOG_EVERY = 60.0  # seconds between log lines about dropped messages
 
 
 @dataclass
@@ -109,7 +122,7 @@ class FleetHub:
         password: str | None = None,
         tls_ca: str | None = None,
         silent_after: float = 120.0,
-        max_boards: int = 500,
+        max_boards: int = 200,
         client_factory: Callable[[], Any] | None = None,
     ) -> None:
         """Watch boards under `prefix` on the broker at `url`."""
@@ -130,6 +143,8 @@ class FleetHub:
         self._ids = itertools.count(1)
         self.messages = 0
         self.ignored = 0
+        self.dropped: dict[str, int] = {"too_large": 0, "too_deep": 0, "not_json": 0, "error": 0}
+        self._next_log = 0.0
 
     # ------------------------------------------------------------------ life cycle
     def start(self) -> FleetHub:
@@ -140,7 +155,7 @@ class FleetHub:
         client.on_disconnect = self._on_disconnect
         client.on_message = self._on_message
         client.reconnect_delay_set(min_delay=1, max_delay=10)
-        client.connect_async(host, port, keepalive=30)
+        client.connect_async(host, port, keepalive=30, **self._connect_options())
         client.loop_start()
         self._client = client
         return self
@@ -152,13 +167,26 @@ class FleetHub:
         from paho.mqtt.enums import CallbackAPIVersion
 
         client = mqtt.Client(
-            CallbackAPIVersion.VERSION2, client_id=f"kiothi-fleet-{secrets.token_hex(4)}"
+            CallbackAPIVersion.VERSION2,
+            client_id=f"kiothi-fleet-{secrets.token_hex(4)}",
+            protocol=mqtt.MQTTv5,
         )
         if self._user:
             client.username_pw_set(self._user, self._password)
         if tls or self._tls_ca:
             client.tls_set(ca_certs=self._tls_ca)
         return client
+
+    def _connect_options(self) -> dict[str, Any]:
+        """MQTT 5's Maximum Packet Size: the broker keeps what we would drop anyway."""
+        if self._factory is not None:
+            return {}
+        from paho.mqtt.packettypes import PacketTypes
+        from paho.mqtt.properties import Properties
+
+        props = Properties(PacketTypes.CONNECT)  # type: ignore[no-untyped-call]
+        props.MaximumPacketSize = MAX_PACKET
+        return {"clean_start": True, "properties": props}
 
     def close(self) -> None:
         """Disconnect; idempotent."""
@@ -201,28 +229,45 @@ class FleetHub:
         self.listeners.emit({"type": "boards", "boards": self.boards(), "broker": False})
 
     def _on_message(self, client: Any, userdata: Any, message: Any) -> None:
-        rest = message.topic[len(self.prefix) + 1 :].split("/", 1)
-        if not message.topic.startswith(self.prefix + "/") or len(rest) != 2:
+        """One message (paho's network thread): nothing in it may end that thread."""
+        try:
+            self._message(message.topic, message.payload)
+        except Exception:  # a bug must not freeze every tile: count it, log now and then
+            self._drop("error", "fleet: a message from the broker failed", exc_info=True)
+
+    def _message(self, topic_name: str, payload: bytes) -> None:
+        rest = topic_name[len(self.prefix) + 1 :].split("/", 1)
+        if not topic_name.startswith(self.prefix + "/") or len(rest) != 2:
             self.ignored += 1
             return
         board, topic = rest
         if not BOARD_ID.match(board) or not (topic in _RETAINED or topic == "events"):
             self.ignored += 1  # cmd/ and reply/ traffic, or a stranger's topics
             return
-        update = self._fold(board, topic, bytes(message.payload))
+        update = self._fold(board, topic, payload)
         if update is not None:
             self.messages += 1
             self.listeners.emit(update)
 
+    def _drop(self, reason: str, message: str, *, exc_info: bool = False) -> None:
+        self.dropped[reason] = self.dropped.get(reason, 0) + 1
+        now = self._clock.now()
+        if now >= self._next_log:
+            self._next_log = now + _LOG_EVERY
+            log.warning("%s (dropped so far: %s)", message, self.dropped, exc_info=exc_info)
+
     def _fold(self, board: str, topic: str, payload: bytes) -> dict[str, Any] | None:
         """Fold one message into the board's view; the update to push, or None."""
+        if topic == "events" and len(payload) > EVENT_BYTES:
+            self._drop("too_large", f"fleet: dropped {board}/events: {len(payload)} bytes")
+            return None
         if topic == "status":
-            value: Any = payload.decode("utf-8", "replace")[:32]
+            value: Any = bytes(payload[:32]).decode("utf-8", "replace")
         else:
             try:
-                value = json.loads(payload) if payload else {}
-            except ValueError:
-                self.ignored += 1
+                value = loads(payload, LIMITS) if payload else {}
+            except PayloadError as exc:
+                self._drop(exc.reason, f"fleet: dropped {board}/{topic}: {exc}")
                 return None
             if not isinstance(value, dict):
                 self.ignored += 1

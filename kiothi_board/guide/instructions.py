@@ -20,19 +20,24 @@ from kiothi_board.guide.views import (
     StepsView,
     View,
 )
-from kiothi_board.i18n import Msg, tr, trn, trp
+from kiothi_board.i18n import Msg, joined, tr, trn, trp
 from kiothi_board.rules import Side, pit_name
 
 __all__ = ["Situation", "instruction", "side_name", "wrong_text"]
 
 _SIDE = {Side.S: trp("side", "South"), Side.N: trp("side", "North")}
 _ENDS = {
-    "no-moves": tr("no moves left"),
-    "repetition": tr("the same position a third time"),
-    "ply-limit": tr("the move limit"),
-    "resign": tr("resignation"),
-    "agreement": tr("agreement"),
-    "abandoned": tr("abandoned"),
+    "repetition": tr(
+        "Game over: the same position came a third time, so each player took the seeds left "
+        "in their own row (R11)"
+    ),
+    "ply-limit": tr(
+        "Game over: the move limit was reached, so each player took the seeds left in their "
+        "own row (R11)"
+    ),
+    "agreement": tr(
+        "Game over by agreement: each player took the seeds left in their own row (R13)"
+    ),
 }
 
 
@@ -96,17 +101,39 @@ def instruction(s: Situation) -> Msg:
 
 
 def _over(view: OverView) -> Msg:
+    """Who won (the winner's score first), and how the game ended, in words (R10-R13)."""
     res = view.result
+    if res.end == "abandoned":
+        return tr(
+            "Game over: the game was abandoned, with no winner and no draw (R13). Hold any pit "
+            "for a new game."
+        )
     s, n = res.captured
-    who = tr("A draw") if res.winner is None else tr("{side} wins", side=_SIDE[res.winner])
-    end = _ENDS.get(str(res.end)) or str(res.end)
-    return tr(
-        "Game over: {who}, {south}–{north} ({end}). Hold any pit for a new game.",
-        who=who,
-        south=s,
-        north=n,
-        end=end,
-    )
+    if res.winner is None:
+        score = tr("A draw, {south}–{north}.", south=s, north=n)
+    else:
+        won, lost = (s, n) if res.winner is Side.S else (n, s)
+        score = tr("{side} wins {won}–{lost}.", side=_SIDE[res.winner], won=won, lost=lost)
+    how: Msg | str
+    if res.end == "resign" and res.by is not None:
+        how = tr("Game over: {side} resigned (R13)", side=_SIDE[res.by])
+    elif res.end == "no-moves":
+        stuck = view.stuck
+        if stuck is not None:
+            how = tr(
+                "Game over: {side} had no move left, so {other} took the seeds left on the "
+                "board (R10)",
+                side=_SIDE[stuck],
+                other=_SIDE[stuck.other],
+            )
+        else:
+            how = tr(
+                "Game over: the player to move had no move left, so the other took the seeds "
+                "left on the board (R10)"
+            )
+    else:
+        how = _ENDS.get(str(res.end)) or tr("Game over ({end})", end=str(res.end))
+    return tr("{how}. {score} Hold any pit for a new game.", how=how, score=score)
 
 
 def _idle(view: IdleView, s: Situation) -> Msg:
@@ -187,8 +214,11 @@ def _steps(view: StepsView, s: Situation) -> Msg:
         )
     if step.kind == "capture":
         pits = [x.pit for x in view.steps[view.index :] if x.kind == "capture"]
-        taken = " ".join(f"{pit_name(p)} ({step.board[p]})" for p in pits)
-        return tr("Capture: take the seeds out of {pits}, pressing each pit when done.", pits=taken)
+        taken = joined(
+            [tr("{pit} ({seeds})", pit=pit_name(p), seeds=_seeds(step.board[p])) for p in pits]
+        )
+        line = tr("Capture: take the seeds out of {pits}, pressing each pit when done.", pits=taken)
+        return _with(line, _safe(view))
     if flow:
         return tr(
             "Follow the light: drop one seed in {pit} ({n} in hand). Press a pit to pause.",
@@ -196,6 +226,20 @@ def _steps(view: StepsView, s: Situation) -> Msg:
             n=step.hand,
         )
     return tr("Drop one seed in {pit} ({n} in hand).", pit=pit, n=step.hand)
+
+
+def _safe(view: StepsView) -> Msg | None:
+    """The pits a capture spares because they were never sown (R7), in words."""
+    saved = () if view.trace is None else view.trace.saved
+    if not saved:
+        return None
+    names = ", ".join(pit_name(x.pit) for x in saved)
+    return trn(
+        "{pits} is safe: never sown yet (R7).",
+        "{pits} are safe: never sown yet (R7).",
+        len(saved),
+        pits=names,
+    )
 
 
 def wrong_text(view: View, pit: int, *, ai: bool = False, endless: bool = False) -> Msg:
@@ -236,7 +280,9 @@ def _wrong_step(view: StepsView, pit: int) -> Msg:
     want = pit_name(step.pit)
     does = {
         "lift": tr("lift {pit}", pit=want),
-        "drop": tr("drop the next seed there"),
+        "drop": tr("drop one seed in {pit}", pit=want)
+        if view.trace is not None
+        else tr("place one seed in {pit}", pit=want),
         "relay": tr("lift {pit} again (relay)", pit=want),
         "capture": tr("take the seeds out of {pit}", pit=want),
         "set": tr("set {pit}", pit=want),

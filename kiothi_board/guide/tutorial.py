@@ -74,7 +74,7 @@ _LESSONS: dict[tuple[Part, str], Msg] = {
     ),
     ("move", "lift"): tr("Your first move: lift every seed of the white pit."),
     ("move", "drop"): tr("Sow: one seed in each lit pit, counter-clockwise."),
-    ("move", "relay"): tr("A relay!"),
+    ("move", "relay"): tr("A move goes on while its last seed lands in a pit that had seeds."),
     ("move", "capture"): tr("You ended in your row after crossing: capture!"),
     ("move", "done"): tr("The move ends when the last seed falls in an empty pit."),
     ("play-on", "idle"): tr("That is all: play on; your pits that can move breathe."),

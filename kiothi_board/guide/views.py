@@ -121,6 +121,7 @@ class OverView:
     """Game over: each side's captured seeds as a bar along its row, the winner's breathing."""
 
     result: Result
+    stuck: Side | None = None  # R10: the side that had no move left
 
 
 @dataclass(frozen=True, slots=True)

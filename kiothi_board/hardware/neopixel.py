@@ -86,6 +86,12 @@ class NeoPixelRings(LimitedChain):
         """SPI only: the chunk Adafruit_PureIO splits a write at (None: no PureIO to ask)."""
         if bus == "spi":
             bufsiz = spidev_bufsiz if spidev_bufsiz is not None else read_bufsiz(root)
+            if bufsiz is None and not (root / "dev" / "spidev0.0").exists():
+                # A laptop, or a Pi with SPI off: the kernel's bufsiz is not the problem.
+                raise LinkError(
+                    "NeoPixels on SPI0: no SPI device here (/dev/spidev0.0): not a Raspberry "
+                    "Pi, or SPI is off (on a Pi, sudo scripts/install.sh turns it on)"
+                )
             self.transfer = plan(layout.total_leds, bufsiz)
             if self.transfer.problem:
                 raise LinkError(f"NeoPixels on SPI0: {self.transfer.problem}")

@@ -16,6 +16,7 @@ from kiothi_board import native
 from kiothi_board.ai.levels import LEVELS
 from kiothi_board.ai.registry import make_player
 from kiothi_board.ai.search import Searcher
+from kiothi_board.helptext import DefaultsFormatter
 from kiothi_board.native import Core
 from kiothi_board.rules import Position
 from kiothi_board.tools.match import load_openings
@@ -41,7 +42,9 @@ def suite(count: int = 24, seed: int = 2026) -> list[Position]:
 
 def main(argv: list[str] | None = None) -> int:
     """Print nodes/s over the suite and the depth each position reaches in the time given."""
-    parser = argparse.ArgumentParser(prog="kiothi-board bench ai", description=__doc__)
+    parser = argparse.ArgumentParser(
+        prog="kiothi-board bench ai", description=__doc__, formatter_class=DefaultsFormatter
+    )
     parser.add_argument("--positions", type=int, default=24)
     parser.add_argument("--time", type=float, default=1.0, help="seconds per position")
     parser.add_argument("--quiet", action="store_true", help="only the totals")

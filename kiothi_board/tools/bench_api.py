@@ -28,6 +28,7 @@ from kiothi_board.board import Board
 from kiothi_board.clock import SystemClock
 from kiothi_board.controller import random_opponents
 from kiothi_board.hardware.fakes import FakePixelSink
+from kiothi_board.helptext import DefaultsFormatter
 from kiothi_board.store.memory import MemoryStore
 
 __all__ = ["main", "percentile"]
@@ -129,10 +130,24 @@ def _fanout(port: int, service: Board, subscribers: int, events: int) -> float:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Print p50/p99 round-trip latency per transport and the fan-out rate."""
-    parser = argparse.ArgumentParser(prog="kiothi-board bench api")
+    parser = argparse.ArgumentParser(
+        prog="kiothi-board bench api", formatter_class=DefaultsFormatter
+    )
     parser.add_argument("--pings", type=int, default=2000, help="round trips per transport")
     parser.add_argument("--events", type=int, default=20000, help="events for the fan-out")
-    parser.add_argument("--subscribers", type=int, default=10)
+    parser.add_argument("--subscribers", type=int, default=10, help="clients for the fan-out")
+    # Run by tools/soak.py (cli.py sends `--soak` there); listed here so --help shows it.
+    parser.add_argument(
+        "--soak",
+        type=float,
+        metavar="SECONDS",
+        help="instead of the figures: run the real daemon under mixed clients (readers, "
+        "slow readers, reconnects, malformed lines, HTTP polls) for SECONDS and check it "
+        "stays up and lean (docs/api.md, Soak)",
+    )
+    parser.add_argument(
+        "--warmup", type=float, default=10.0, metavar="SECONDS", help="with --soak: warm-up"
+    )
     args = parser.parse_args(argv)
     service = Board(
         sink=FakePixelSink(keep=1),

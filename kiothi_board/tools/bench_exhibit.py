@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
+from kiothi_board.helptext import DefaultsFormatter
 from kiothi_board.tools.exhibit_crowd import Crowd, Day
 from kiothi_board.tools.exhibit_day import ZONE, BoardProcess
 
@@ -27,7 +28,9 @@ DAY_S = 86_400.0
 
 def main(argv: Sequence[str]) -> int:
     """Run the days; print the figures."""
-    p = argparse.ArgumentParser(prog="kiothi-board bench exhibit", description=__doc__)
+    p = argparse.ArgumentParser(
+        prog="kiothi-board bench exhibit", description=__doc__, formatter_class=DefaultsFormatter
+    )
     p.add_argument("--days", type=int, default=5, help="days of fake time (default 5)")
     p.add_argument("--seed", type=int, default=12, help="the first day's crowd seed")
     args = p.parse_args(list(argv))

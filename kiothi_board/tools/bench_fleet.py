@@ -25,6 +25,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from kiothi_board.helptext import DefaultsFormatter
+
 __all__ = ["main"]
 
 
@@ -102,12 +104,27 @@ async def _watch(url: str, sent: dict[tuple[str, int], float], seconds: float) -
 
 def main(argv: Sequence[str]) -> int:
     """Run the fleet benchmark and print its figures."""
-    p = argparse.ArgumentParser(prog="kiothi-board bench fleet", description=__doc__.split("\n")[0])
+    p = argparse.ArgumentParser(
+        prog="kiothi-board bench fleet",
+        description=__doc__.split("\n")[0],
+        formatter_class=DefaultsFormatter,
+    )
     p.add_argument("--boards", type=int, default=50)
     p.add_argument("--seconds", type=float, default=30.0)
     p.add_argument("--broker", default="mqtt://127.0.0.1:1883")
     p.add_argument("--autoplay", type=float, default=0.5, help="seconds between presses per board")
+    p.add_argument(
+        "--soak",
+        type=float,
+        metavar="SECONDS",
+        help="instead: one board and the dashboard under hostile and normal clients on a "
+        "private broker with the shipped ACL; prints RSS and the secrets readers saw",
+    )
     args = p.parse_args(argv)
+    if args.soak is not None:
+        from kiothi_board.tools.bench_fleet_soak import soak
+
+        return soak(args.soak)
     prefix = f"kiothi-bench-{uuid.uuid4().hex[:6]}/v1"
     port = _free_port()
     dashboard = subprocess.Popen(

@@ -17,6 +17,7 @@ from kiothi_board.board import Board
 from kiothi_board.clock import FakeClock
 from kiothi_board.guide import Renderer, render, sow_view
 from kiothi_board.hardware.fakes import FakePitInput, FakePixelSink
+from kiothi_board.helptext import DefaultsFormatter
 from kiothi_board.rules import Position, parse_pit
 from kiothi_board.store.memory import MemoryStore
 
@@ -107,7 +108,9 @@ def rss_after_games(games: int = 100) -> tuple[float, float]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the guide benchmarks and print their figures."""
-    parser = argparse.ArgumentParser(prog="kiothi-board bench guide", description=__doc__)
+    parser = argparse.ArgumentParser(
+        prog="kiothi-board bench guide", description=__doc__, formatter_class=DefaultsFormatter
+    )
     parser.add_argument("--presses", type=int, default=2000)
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument(

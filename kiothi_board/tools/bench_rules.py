@@ -12,6 +12,7 @@ import time
 from collections.abc import Sequence
 
 from kiothi_board import native
+from kiothi_board.helptext import DefaultsFormatter
 from kiothi_board.rules import Position, Variant, engine_for
 from kiothi_board.rules.fast import SplitMix64, random_playout
 
@@ -69,7 +70,9 @@ def bench_traced(variant: Variant, seconds: float, seed: int) -> Figures:
 
 def bench_rules(argv: Sequence[str]) -> int:
     """Print playouts/s and moves/s for each core's fast path and the traced path."""
-    parser = argparse.ArgumentParser(prog="kiothi-board bench rules")
+    parser = argparse.ArgumentParser(
+        prog="kiothi-board bench rules", formatter_class=DefaultsFormatter
+    )
     parser.add_argument("--seconds", type=float, default=5.0, help="time per path (default 5)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--variant", default="", help="e.g. V3,V7 (default: standard)")

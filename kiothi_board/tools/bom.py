@@ -26,6 +26,7 @@ from kiothi_board.hardware.spi_transfer import (
     SPIDEV_DEFAULT_BUFSIZ,
     frame_bytes,
 )
+from kiothi_board.helptext import DefaultsFormatter
 
 RINGS = {  # LEDs per ring → (part, part number, outer diameter)
     12: ("WS2812B ring, 12 LEDs", "Adafruit 1643", "37 mm"),
@@ -185,7 +186,9 @@ def _config(path: str | None) -> Config:
 def main(argv: Sequence[str]) -> int:
     """`kiothi-board bom [--map MAP] [--config FILE] [--json]`."""
     parser = argparse.ArgumentParser(
-        prog="kiothi-board bom", description="Bill of materials and LED power budget."
+        prog="kiothi-board bom",
+        description="Bill of materials and LED power budget.",
+        formatter_class=DefaultsFormatter,
     )
     parser.add_argument("--map", help="a pin map name or file (default: the config's wiring)")
     parser.add_argument("--config", help="TOML configuration file (default: built-in)")

@@ -30,6 +30,7 @@ from kiothi_board.hardware.link import CoprocessorLink
 from kiothi_board.hardware.pinmap import PIT_NAMES, check_map
 from kiothi_board.hardware.protocols import PixelSink
 from kiothi_board.hardware.registry import map_from_config
+from kiothi_board.helptext import RawDefaultsFormatter
 from kiothi_board.tools import bom, doctor_checks, doctor_system
 from kiothi_board.tools.doctor_checks import Check
 from kiothi_board.tools.doctor_io import GpioLevels, LinkLevels, RawInputs
@@ -328,7 +329,7 @@ def main(argv: Sequence[str], *, root: Path = Path("/")) -> int:
         prog="kiothi-board doctor",
         description=DESCRIPTION,
         epilog=EXAMPLES,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=RawDefaultsFormatter,
     )
     installed = root / doctor_system.SERVICE_CONFIG.lstrip("/")
     parser.add_argument(

@@ -30,6 +30,7 @@ from kiothi_board.errors import ConfigError, KiothiError
 from kiothi_board.hardware import cobs_frames as cf
 from kiothi_board.hardware.link import CoprocessorLink, LinkMessage
 from kiothi_board.hardware.link_sim import firmware_setting as _setting
+from kiothi_board.helptext import RawDefaultsFormatter
 
 __all__ = ["FILES", "FirmwareError", "firmware_dir", "firmware_setting", "install", "main"]
 
@@ -266,14 +267,14 @@ def main(argv: Sequence[str]) -> int:
     parser = argparse.ArgumentParser(
         prog="kiothi-board firmware",
         description=DESCRIPTION,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=RawDefaultsFormatter,
     )
     sub = parser.add_subparsers(dest="command", required=True)
     inst = sub.add_parser(
         "install",
         help="copy the firmware to the Pico and restart it",
         description=DESCRIPTION,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=RawDefaultsFormatter,
     )
     inst.add_argument("--device", help="the Pico's serial port (default: the first one on USB)")
     inst.add_argument("--source", help="another firmware folder (default: the bundled one)")

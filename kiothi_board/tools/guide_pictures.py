@@ -18,6 +18,7 @@ from kiothi_board.guide.views import (
     render,
 )
 from kiothi_board.hardware.protocols import Frame
+from kiothi_board.helptext import DefaultsFormatter
 from kiothi_board.rules import pit_name
 from kiothi_board.tools.guide_scenes import scenes
 
@@ -69,6 +70,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="kiothi-board guide-pictures",
         description="Draw the LED guide's cues, from real frames, as PNG board pictures.",
+        formatter_class=DefaultsFormatter,
     )
     parser.add_argument("dir", nargs="?", help="default: docs/led-guide (--howto: the web's)")
     parser.add_argument("--leds", type=int, default=16, choices=(12, 16, 24))

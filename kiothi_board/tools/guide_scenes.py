@@ -161,7 +161,7 @@ def scenes() -> list[tuple[str, str, View, float, list[Overlay], Palette]]:
         (
             "over",
             "Game over 38-22: South's bar breathes",
-            OverView(Result.of((38, 22), "no-moves")),
+            OverView(Result.of((38, 22), "no-moves"), Side.N),
             0.75,
             [],
             DEFAULT,

@@ -24,6 +24,7 @@ from collections.abc import Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
+from kiothi_board.helptext import DefaultsFormatter
 from kiothi_board.tools.match import GameOutcome, load_openings, play_game
 
 ANCHOR = "novice:random"
@@ -249,7 +250,9 @@ def play_schedule(
 
 def main(argv: list[str] | None = None) -> int:
     """Play (or load) the ladder's games and print the fitted Elo table."""
-    parser = argparse.ArgumentParser(prog="kiothi-board match --ladder", description=__doc__)
+    parser = argparse.ArgumentParser(
+        prog="kiothi-board match --ladder", description=__doc__, formatter_class=DefaultsFormatter
+    )
     parser.add_argument("--from", dest="sources", nargs="+", default=None, metavar="SUMMARY")
     parser.add_argument("--games", type=int, default=40, help="games per pair")
     parser.add_argument("--max-plies", type=int, default=150)

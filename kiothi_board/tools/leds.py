@@ -19,6 +19,7 @@ from kiothi_board.clock import Clock, SystemClock
 from kiothi_board.config import Config, load
 from kiothi_board.drivers import Drivers
 from kiothi_board.errors import ConfigError, DriverFallback, KiothiError
+from kiothi_board.helptext import DefaultsFormatter
 
 __all__ = ["blank", "main"]
 
@@ -55,6 +56,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         prog="kiothi-board leds",
         description="Blank the LED rings with the configured driver (the service runs "
         "`leds off` after the daemon stops or fails).",
+        formatter_class=DefaultsFormatter,
     )
     parser.add_argument("action", choices=["off"], help="off: one dark frame on every LED")
     parser.add_argument("--config", help="TOML configuration file (default: built-in)")

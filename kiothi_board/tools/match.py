@@ -27,6 +27,7 @@ from kiothi_board.ai.external import EngineFailure
 from kiothi_board.ai.registry import SPEC_HELP, make_player
 from kiothi_board.ai.thinking import MoveBudget, PlayerBase
 from kiothi_board.errors import KiothiError
+from kiothi_board.helptext import DefaultsFormatter
 from kiothi_board.rules import GameRecord, Position, Variant, parse_opening
 
 __all__ = ["EngineFailure", "GameOutcome", "elo", "elo_interval", "load_openings", "main"]
@@ -179,7 +180,9 @@ def main(argv: list[str] | None = None) -> int:
     `kiothi-board match --ladder …` plays the whole ladder instead (tools/ladder.py).
     """
     argv = sys.argv[1:] if argv is None else list(argv)
-    parser = argparse.ArgumentParser(prog="kiothi-board match", description=__doc__)
+    parser = argparse.ArgumentParser(
+        prog="kiothi-board match", description=__doc__, formatter_class=DefaultsFormatter
+    )
     parser.add_argument("a", help=f'engine A: {SPEC_HELP} or cmd:"COMMAND"')
     parser.add_argument("b", help="engine B")
     parser.add_argument("--games", type=int, default=2)

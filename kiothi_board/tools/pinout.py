@@ -26,6 +26,7 @@ from kiothi_board.hardware.pinmap import (
     load_map,
 )
 from kiothi_board.hardware.registry import map_from_config
+from kiothi_board.helptext import DefaultsFormatter
 from kiothi_board.tools import bom
 from kiothi_board.tools.wiring_svg import wiring_svg
 
@@ -154,7 +155,9 @@ def print_map(pin_map: PinMap, problems: Sequence[Problem]) -> None:
 
 def main(argv: Sequence[str]) -> int:
     """`kiothi-board pinout [MAP] [--config FILE] [--model M] [--json] [--write/check-docs DIR]`."""
-    parser = argparse.ArgumentParser(prog="kiothi-board pinout", description=__doc__)
+    parser = argparse.ArgumentParser(
+        prog="kiothi-board pinout", description=__doc__, formatter_class=DefaultsFormatter
+    )
     parser.add_argument("map", nargs="?", help=f"{' or '.join(MAP_NAMES)}, or a TOML file")
     parser.add_argument("--config", help="check this config's wiring (without MAP)")
     parser.add_argument("--model", help="check for one model (pi3, pi4, pi5, zero2w, pico)")

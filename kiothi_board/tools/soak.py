@@ -23,6 +23,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from kiothi_board.helptext import DefaultsFormatter
+
 __all__ = ["main"]
 
 TOKEN = "soak-bench-token-0123456789"
@@ -227,10 +229,16 @@ def _snapshot(daemon: _Daemon, label: str) -> int:
 
 def main(argv: Sequence[str]) -> int:
     """Entry point of `kiothi-board bench api --soak SECONDS`."""
-    parser = argparse.ArgumentParser(prog="kiothi-board bench api --soak")
+    parser = argparse.ArgumentParser(
+        prog="kiothi-board bench api --soak", formatter_class=DefaultsFormatter
+    )
     parser.add_argument("api", nargs="?", help=argparse.SUPPRESS)
-    parser.add_argument("--soak", type=float, required=True, metavar="SECONDS")
-    parser.add_argument("--warmup", type=float, default=10.0, metavar="SECONDS")
+    parser.add_argument(
+        "--soak", type=float, required=True, metavar="SECONDS", help="how long to soak"
+    )
+    parser.add_argument(
+        "--warmup", type=float, default=10.0, metavar="SECONDS", help="seconds before measuring"
+    )
     args = parser.parse_args(list(argv))
     stats = dict.fromkeys(("reads", "cut", "reconnects", "malformed", "http", "errors"), 0)
     workers: list[tuple[Callable[..., None], int]] = [

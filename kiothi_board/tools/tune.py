@@ -18,6 +18,7 @@ from concurrent.futures import ProcessPoolExecutor
 from kiothi_board.ai.evaluation import TUNED, Weights
 from kiothi_board.ai.opening import candidates
 from kiothi_board.ai.search import Searcher
+from kiothi_board.helptext import DefaultsFormatter
 from kiothi_board.rules import Position, Variant
 from kiothi_board.tools.match import load_openings
 
@@ -146,7 +147,11 @@ SUITE_HEADER = """\
 
 def main(argv: list[str] | None = None) -> int:
     """Run the coordinate search and print every trial and the final weights."""
-    parser = argparse.ArgumentParser(prog="python -m kiothi_board.tools.tune", description=__doc__)
+    parser = argparse.ArgumentParser(
+        prog="python -m kiothi_board.tools.tune",
+        description=__doc__,
+        formatter_class=DefaultsFormatter,
+    )
     parser.add_argument("--depth", type=int, default=4)
     parser.add_argument("--plies", type=int, default=150)
     parser.add_argument("--pairs", type=int, default=12)

@@ -164,6 +164,12 @@ def test_the_broker_user_decides_and_no_secret_travels_on_mqtt(
         assert hello["ok"] and hello["result"]["role"] == "spectator"
         assert "ticket" not in hello["result"]
         assert ask("t1", 6, "new_game", {})["error"]["code"] == "unauthorized"  # still
+        # More users than max_clients (32) evict sessions, never the staff's role: it comes
+        # from the config, not from a secret the session once sent.
+        for n in range(40):
+            w.client.publish(f"{base}/cmd/x{n}", json.dumps({"id": 7, "cmd": "ping"}))
+        w.wait(f"{base}/reply/x39")
+        assert ask("ops", 8, "new_game", {"mode": "two"})["ok"] is True
     finally:
         w.close()
         daemon.close()
@@ -177,9 +183,7 @@ def test_trust_broker_is_gone_with_a_line_naming_the_key() -> None:
 
 
 def test_dashboard_actions_need_the_staff_token_and_send_real_commands() -> None:
-    import asyncio
-
-    from kiothi_board.fleet.dashboard import _handle
+    from kiothi_board.fleet.dashboard import StaffGate, _handle
 
     sent: list[tuple[str, str, dict[str, Any]]] = []
 
@@ -188,11 +192,11 @@ def test_dashboard_actions_need_the_staff_token_and_send_real_commands() -> None
             sent.append((board, cmd, args))
 
     role = ["spectator"]
-    token = "staff-token-0123456789"
+    gate = StaffGate("staff-token-0123456789")
     action = json.dumps({"action": "brightness", "board": "b1", "value": 0.3})
-    refused = asyncio.run(_handle(action, Hub(), token, role))  # type: ignore[arg-type]
+    refused = _handle(action, Hub(), gate, role)  # type: ignore[arg-type]
     assert refused["type"] == "error" and "staff token" in refused["message"] and not sent
-    ok = asyncio.run(_handle(json.dumps({"auth": token}), Hub(), token, role))  # type: ignore[arg-type]
+    ok = _handle(json.dumps({"auth": "staff-token-0123456789"}), Hub(), gate, role)  # type: ignore[arg-type]
     assert ok == {"type": "role", "role": "control"}
-    asyncio.run(_handle(action, Hub(), token, role))  # type: ignore[arg-type]
+    _handle(action, Hub(), gate, role)  # type: ignore[arg-type]
     assert sent == [("b1", "settings.set", {"brightness": 0.3})]

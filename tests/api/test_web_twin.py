@@ -213,9 +213,17 @@ def test_your_row_is_nearest_and_labelled(twin: Twin) -> None:
     wait_js(page, "document.querySelector('#label-bottom').textContent.includes('you')")
     assert page.inner_text("#label-bottom") == "North's row · you"
     assert page.inner_text("#label-top") == "South's row · AI"
-    n1 = page.locator('[data-pit="N1"]').bounding_box()
-    s1 = page.locator('[data-pit="S1"]').bounding_box()
-    n10 = page.locator('[data-pit="N10"]').bounding_box()
+    # Below 540 px the board is turned a quarter (issue 24: pits of at least 44 px): the
+    # player's row is the left column, its left pit at the top, facing pits side by side.
+    n1, s1, n10, s10 = (
+        page.locator(f'[data-pit="{p}"]').bounding_box() for p in ("N1", "S1", "N10", "S10")
+    )
+    assert n1 and s1 and n10 and s10
+    assert n1["x"] < s1["x"] and n1["y"] < n10["y"]
+    assert abs(n1["y"] - s10["y"]) < 1  # N1 faces S10 (R1)
+    desk = twin.desk
+    twin.synced(desk)
+    n1, s1, n10 = (desk.locator(f'[data-pit="{p}"]').bounding_box() for p in ("N1", "S1", "N10"))
     assert n1 and s1 and n10
     assert n1["y"] > s1["y"]  # North's row below, nearest its player
     assert n1["x"] < n10["x"]  # from North's seat N1 is at the left

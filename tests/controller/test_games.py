@@ -128,7 +128,7 @@ AI = {"mode": "ai", "humans": ["S"], "pace": "step", "variant": {}}
         ({**AI, "level": 12, "ladder": 3}, [], "bad level 12"),  # a newer build's level
         ({**AI, "level": "banana"}, [], "banana"),
         ({**AI, "level": 2, "variant": {"V99": True}}, [], "V99"),  # a newer build's rule
-        ({**AI, "level": 2}, [{"type": "select", "pit": "S6"}], "stage 'open'"),  # damaged
+        ({**AI, "level": 2}, [{"type": "select", "pit": "S6"}], "during the opening"),  # damaged
     ],
 )
 def test_a_stored_game_this_build_cannot_read_is_kept_and_the_board_starts(

@@ -131,7 +131,7 @@ def test_first_game_is_a_tutorial_through_an_opening_and_a_relay() -> None:
             rig.pit_input.tap(parse_pit(st["position"]["legal"][0]))
     lessons = [s for s in seen if s.startswith("Tutorial")]
     assert lessons[0].startswith("Tutorial 1/4 · The opening:")
-    assert any("A relay!" in s for s in lessons)
+    assert any("A move goes on while its last seed" in s for s in lessons)
     assert any(s.startswith("Tutorial 4/4 · That is all") for s in lessons)
     assert rig.ctl.state()["actions"][0] == TUTORIAL_OPENING
     rig.ctl.new_game("two")  # a game asked for later is no tutorial

@@ -80,3 +80,14 @@ def test_a_stored_undo_of_an_older_build_replays_as_it_was_played() -> None:
     assert from_json({"type": "undo"}) == Undo()  # the move in progress only
     assert from_json(to_json(Undo(own_turn=True))) == Undo(own_turn=True)
     assert OpeningAction() == parse_opening("pass")
+
+
+def test_south_resigns_as_asked_on_norths_turn() -> None:
+    """Side.S is 0: `side or game.mover` made a resignation by South North's (found for #6)."""
+    from kiothi_board.rules import Side
+
+    rig = make_rig()
+    rig.ctl.new_game("two", pace="step")
+    rig.ctl.opening("pass")  # North to open
+    rig.ctl.resign(Side.S)
+    assert rig.ctl.state()["result"]["by"] == "S"

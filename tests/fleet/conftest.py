@@ -23,7 +23,7 @@ USERS = {
     "b3": "b3-pass",
 }
 
-SHIPPED_ACL = Path(__file__).parents[2] / "fleet" / "kiothi.acl"
+SHIPPED_ACL = Path(__file__).parents[2] / "kiothi_board" / "fleet" / "kiothi.acl"
 
 
 def fleet_acl(boards: tuple[str, ...] = ("b1", "b2", "b3")) -> str:
@@ -68,7 +68,14 @@ class BoardProcess:
     """One `kiothi-board run --sim` daemon reporting to a broker."""
 
     def __init__(
-        self, root: Path, name: str, broker_url: str, *, keepalive: int = 2, api: str = ""
+        self,
+        root: Path,
+        name: str,
+        broker_url: str,
+        *,
+        keepalive: int = 2,
+        api: str = "",
+        staff: bool = True,
     ) -> None:
         self.name = name
         self.dir = root / name
@@ -79,7 +86,8 @@ class BoardProcess:
             f"[api]\n{api or 'tcp_port = 0'}\nweb_port = 0\n"
             f'[mqtt]\nurl = "{broker_url}"\nboard_id = "{name}"\n'
             f'username = "{name}"\npassword = "{USERS.get(name, "")}"\n'
-            f'keepalive = {keepalive}\nstaff_users = ["staff"]\nperiodic_s = 1\n'
+            f"keepalive = {keepalive}\nperiodic_s = 1\n"
+            + ('staff_users = ["staff"]\n' if staff else "")
         )
         self.proc: subprocess.Popen[bytes] | None = None
 
@@ -90,8 +98,8 @@ class BoardProcess:
             cmd += ["--autoplay", str(autoplay)]
         log = open(self.dir / "daemon.log", "wb")  # noqa: SIM115 - closed with the process
         self.proc = subprocess.Popen(
-            cmd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL
-        )
+            cmd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, cwd=self.dir
+        )  # cwd: `python -m` puts it first on sys.path (PYTHONPATH picks the code)
 
     def alive(self) -> bool:
         return self.proc is not None and self.proc.poll() is None
@@ -119,8 +127,8 @@ def boards(tmp_path: Path, broker: Broker) -> Iterator[list[BoardProcess]]:
 class DashboardProcess:
     """`kiothi-board fleet` as its own process, signed in to the broker as user `staff`."""
 
-    def __init__(self, root: Path, broker: Broker, token: str) -> None:
-        self.dir = root / "dashboard"
+    def __init__(self, root: Path, broker: Broker, token: str, name: str = "dashboard") -> None:
+        self.dir = root / name
         self.dir.mkdir(exist_ok=True)
         self.port = free_port()
         env = {**os.environ, "KIOTHI_FLEET_TOKEN": token}
@@ -129,8 +137,8 @@ class DashboardProcess:
         cmd += ["--username", "staff", "--port", str(self.port)]
         log = open(self.dir / "dashboard.log", "wb")  # noqa: SIM115 - closed with the process
         self.proc = subprocess.Popen(
-            cmd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env
-        )
+            cmd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env, cwd=root
+        )  # cwd: `python -m` puts it first on sys.path
         wait_until(lambda: "fleet dashboard on" in self.log() or not self.alive(), 60, "dashboard")
         assert self.alive(), self.log()
 

@@ -232,3 +232,18 @@ def _drain(got: queue.Queue[tuple[str, bytes]], found: set[str]) -> int:
         topic, _payload = got.get_nowait()
         found.add(topic)
     return len(found)
+
+
+def test_bad_broker_and_port_are_one_line_errors(capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 24 #6: both printed tracebacks."""
+    from kiothi_board.fleet.dashboard import main
+
+    for argv, words in (
+        (["--broker", "http://x"], "argument --broker: 'http://x' must start with mqtt://"),
+        (["--port", "99999"], "argument --port: 99999 is not a port"),
+    ):
+        with pytest.raises(SystemExit) as exc:
+            main(argv)
+        assert exc.value.code == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and words in err and "Traceback" not in err, err

@@ -1,11 +1,12 @@
 """Issue 21, items 1, 2 and 8 (fleet): the broker's identity decides, no secret on the bus.
 
-Real processes only: a private mosquitto with the shipped ACL (`fleet/kiothi.acl`), a board
-daemon with a token, the fleet dashboard. A `display` account subscribed to `#` records
-everything it may read while the staff act through the dashboard and straight over MQTT;
-it then tries every string it read as a secret (over MQTT and over TCP) and tries to act
-under the staff's name and as a fake board. On the old code it read the board's token
-(the dashboard's `auth` line on `cmd/fleet-…`) and a fresh ticket on `reply/…`.
+Real processes only: a private mosquitto with the shipped ACL
+(`kiothi_board/fleet/kiothi.acl`), a board daemon with a token, the fleet dashboard. A
+`display` account subscribed to `#` records everything it may read while the staff act
+through the dashboard and straight over MQTT; it then tries every string it read as a secret
+(over MQTT and over TCP) and tries to act under the staff's name and as a fake board. On the
+old code it read the board's token (the dashboard's `auth` line on `cmd/fleet-…`) and a
+fresh ticket on `reply/…`.
 """
 
 from __future__ import annotations
@@ -181,3 +182,21 @@ def test_a_reader_of_everything_sees_no_secret_and_gains_no_control(
         display.close()
         staff.close()
     assert daemon.alive() and dashboard.alive()
+
+
+def test_docs_show_the_shipped_acl_exactly() -> None:
+    from tests.fleet.conftest import SHIPPED_ACL
+
+    doc = (SHIPPED_ACL.parents[2] / "docs" / "fleet.md").read_text()
+    assert SHIPPED_ACL.read_text() in doc
+
+
+def test_the_dashboard_refuses_a_board_token_to_put_on_the_bus(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from kiothi_board.fleet.dashboard import main
+
+    monkeypatch.setenv("KIOTHI_BOARD_TOKEN", BOARD_TOKEN)
+    assert main(["--broker", "mqtt://127.0.0.1:1"]) == 2
+    out = capsys.readouterr().out
+    assert "KIOTHI_BOARD_TOKEN is no longer used" in out and "mqtt.staff_users" in out

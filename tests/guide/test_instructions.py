@@ -95,8 +95,27 @@ def test_sowing_steps_name_pit_count_and_relay() -> None:
 
 def test_game_over_names_winner_score_and_ending() -> None:
     text = instruction(Situation(OverView(Result.of((38, 22), "no-moves"))))
-    assert text == "Game over: South wins, 38–22 (no moves left). Hold any pit for a new game."
+    assert text == (
+        "Game over: the player to move had no move left, so the other took the seeds left on "
+        "the board (R10). South wins 38–22. Hold any pit for a new game."
+    )
     assert "A draw, 30–30" in instruction(Situation(OverView(Result.of((30, 30), "repetition"))))
+
+
+def test_game_over_says_who_had_no_moves_and_puts_the_winners_score_first() -> None:
+    """Issue 24 #7: "North wins, 28–32", and an abandoned game was "A draw, 0–0"."""
+    from kiothi_board.rules import Outcome
+
+    stuck = instruction(Situation(OverView(Result.of((22, 38), "no-moves"), Side.S)))
+    assert stuck.startswith("Game over: South had no move left, so North took the seeds left")
+    assert "North wins 38–22." in stuck
+    agreed = instruction(Situation(OverView(Result.of((28, 32), "agreement"))))
+    assert "North wins 32–28." in agreed and "took the seeds left in their own row" in agreed
+    resigned = instruction(Situation(OverView(Outcome.resignation(Side.S, (4, 14)))))
+    assert resigned.startswith("Game over: South resigned (R13). North wins 14–4.")
+    gone = instruction(Situation(OverView(Outcome.abandonment((0, 0)))))
+    assert "abandoned, with no winner and no draw (R13)" in gone
+    assert "draw," not in gone and "0–0" not in gone
 
 
 def test_wrong_press_reasons_in_words() -> None:
@@ -176,7 +195,8 @@ def test_tutorial_chooses_a_relay_move_and_prefixes_lessons() -> None:
     steps = sow_steps(trace)
     relay = next(i for i, s in enumerate(steps) if s.kind == "relay")
     move = Tutorial("move")
-    assert "A relay!" in tutorial_line(move, StepsView(steps, relay, Side.S, trace), "B")
+    line = tutorial_line(move, StepsView(steps, relay, Side.S, trace), "Relay: …")
+    assert "A move goes on while its last seed lands" in line and line.count("elay") == 1
     assert tut.next().part == "their-opening" and Tutorial("done").next().part == "done"
     assert tutorial_line(Tutorial("done"), opening, "BASE") == "BASE"
     with pytest.raises(ValueError, match="legal move"):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any, ClassVar
 
@@ -263,3 +264,10 @@ def test_spi_failures_are_link_errors_and_bad_bus_is_a_config_error() -> None:
         NeoPixelRings(
             RingLayout(), bus="i2c", neopixel_module=spi_module, board_module=FakeSpiBoard()
         )
+
+
+def test_no_spi_device_says_so_without_the_pi_boot_fix(tmp_path: Path) -> None:
+    """Issue 24 #7: on a laptop the fallback told the user to edit /boot/firmware/cmdline.txt."""
+    with pytest.raises(LinkError, match=r"no SPI device here \(/dev/spidev0\.0\)") as exc:
+        NeoPixelRings(RingLayout(), root=tmp_path)
+    assert "cmdline.txt" not in str(exc.value)

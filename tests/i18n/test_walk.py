@@ -87,7 +87,7 @@ def test_a_whole_game_on_the_terminal_screen_has_no_english(lang: str) -> None:
     screens: dict[str, str] = {}
 
     def seen(key: str) -> None:
-        screen = render_board(board.loop.shown, board.state(), lang)
+        screen = render_board(board.loop.shown, board.state(), lang=lang)
         screens.setdefault(key, screen)
         bad = english_in(screen, lang)
         if bad:
@@ -99,7 +99,7 @@ def test_a_whole_game_on_the_terminal_screen_has_no_english(lang: str) -> None:
     assert "over/None" in stages and "sow/drop" in stages
     assert found == {}, f"English on the {lang} terminal: {found}"
     # The English reader of the same screens does see English (the check can fail).
-    assert english_in(render_board(board.loop.shown, board.state(), "en"), lang)
+    assert english_in(render_board(board.loop.shown, board.state(), lang="en"), lang)
 
 
 @contextmanager

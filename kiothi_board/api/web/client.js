@@ -2,9 +2,9 @@
 // reconnect with backoff. Shared by the twin and the operator page.
 "use strict";
 
-// The simulator prints a one-time link ".../#ticket=…": the ticket (a session with control,
-// made by the daemon for whoever can read its terminal) is kept for this tab and taken out
-// of the address bar, so it is neither bookmarked nor shown over a shoulder.
+// The simulator prints a one-time link ".../#ticket=…" (good once, for 10 minutes, made for
+// whoever can read its terminal): it is taken out of the address bar, so it is neither
+// bookmarked nor shown over a shoulder, and exchanged at the first hello for this tab's own.
 function takeTicket() {
   const match = /(?:^#|&)ticket=([A-Za-z0-9_-]{16,64})/.exec(location.hash);
   if (match) {
@@ -82,6 +82,9 @@ class KiothiClient {
         let hello;
         try {
           hello = await this.request("hello", { ...secret, client: "web" });
+          // The simulator's link is good once: the board answers it with a session ticket
+          // of its own, which this tab keeps for its reconnections.
+          if (ticket && hello.ticket) sessionStorage.setItem("kiothi-ticket", hello.ticket);
         } catch (err) {
           // A wrong token (or an expired ticket) still leaves a spectator connection.
           sessionStorage.removeItem("kiothi-ticket");

@@ -13,10 +13,56 @@ const boardEl = $("board");
 const pits = [];
 const SIDE_EN = { S: "South", N: "North" };
 const side = (s) => tp("side", SIDE_EN[s]);
-const SOUTH_KEYS = "1234567890";
-const NORTH_KEYS = "qwertyuiop"; // left to right from South's seat: N10 … N1
-const SOUTH_HOLD = "!@#$%^&*()";
+// Keys by their place on the keyboard (KeyboardEvent.code), not the character they type:
+// Shift with a pit's key is a hold on any layout.
+const SOUTH_CODES = ["Digit1", "Digit2", "Digit3", "Digit4", "Digit5", "Digit6", "Digit7", "Digit8", "Digit9", "Digit0"];
+const NORTH_CODES = ["KeyQ", "KeyW", "KeyE", "KeyR", "KeyT", "KeyY", "KeyU", "KeyI", "KeyO", "KeyP"]; // N10 … N1
 const HOLD_MS = 900;
+// The start position (R2): what the rings ask for during an exhibition's reset.
+const START = [0, 0, 0, 0, 0, 6, 6, 6, 6, 6, 0, 0, 0, 0, 0, 6, 6, 6, 6, 6];
+// Below this width the board turns a quarter (two columns of ten) so every pit stays a
+// finger-sized target (at least 44 px) without scrolling sideways.
+const narrow = window.matchMedia("(max-width: 539px)");
+
+// The page's own words, together (one table to translate).
+// The page's own words (the board's come translated in its events and state); each is
+// looked up in the catalog of the page's language when it is shown (i18n.js).
+const WORDS = {
+  seeds: (n) => tn("{n} seed", "{n} seeds", n),
+  get yours() { return t("yours"); },
+  aiRow: (s) => t("{side}'s, the AI's", { side: side(s) }),
+  row: (s) => t("{side}'s", { side: side(s) }),
+  youRow: (s) => t("{side}'s row · you", { side: side(s) }),
+  aiRowLabel: (s) => t("{side}'s row · AI", { side: side(s) }),
+  rowLabel: (s) => t("{side}'s row", { side: side(s) }),
+  get maySow() { return t("you may sow it"); },
+  get mayLift() { return t("you may lift it"); },
+  get mayPlace() { return t("you may place a seed here"); },
+  get asked() { return t("lit: the guide asks you to press it"); },
+  get pointed() { return t("lit: the guide points here"); },
+  protectedPit: (s) => t("protected: never sown, so {side} cannot capture its seeds", { side: side(s === "S" ? "N" : "S") }),
+  setTo: (n) => tn("set it to {n} seed", "set it to {n} seeds", n),
+  target: (n) => tn("the reset asks for {n} seed", "the reset asks for {n} seeds", n),
+  get noGame() { return t("No game"); },
+  get undoSet() { return t("Undo: set the board back"); },
+  get set() { return t("Set the board"); },
+  get over() { return t("Game over"); },
+  toMove: (s, opening, ai) => {
+    const turn = opening ? t("{side} to open", { side: side(s) }) : t("{side} to move", { side: side(s) });
+    return ai ? t("{turn} · AI", { turn }) : turn;
+  },
+  get realBoard() { return t("This page shows a real board: press the pits on the board itself."); },
+  get watching() { return t("You are watching: enter the board's access code on the operator page to play."); },
+  get roleControl() { return t("you may play"); },
+  get roleWatch() { return t("watching"); },
+  get watchCue() { return t("You are watching this board: the pits, the line above and the moves follow the game as it is played."); },
+  overWho: (winner) => (winner ? t("{side} wins", { side: side(winner) }) : t("A draw")),
+  get abandoned() { return t("Abandoned: no winner"); },
+  get againPlay() { return t("Hold any pit, or press New game, to play again."); },
+  get againWatch() { return t("The next game starts on the board."); },
+  hint: (pit, why) => (why ? t("Hint: {pit} — {why}", { pit, why }) : t("Hint: {pit}", { pit })),
+  get resetScore() { return t("The board is being set for the next game."); },
+};
 const TRACK = "2a1b0e"; // an unlit LED
 const reduced = window.matchMedia("(prefers-reduced-motion: reduce)");
 let leds = 16;
@@ -33,10 +79,17 @@ function pitIndex(name) {
 
 function gridPlace(i) {
   // Seen from the bottom side's seat: its row below, its left pit (S1 / N1) at the left.
+  // Narrow: the same board turned a quarter clockwise, that row on the left from the top.
+  // `turn`: where LED 0 (the top of the ring as its owner sees it) points on screen.
   const south = i < 10;
   const k = south ? i + 1 : i - 9;
   const mine = (south ? "S" : "N") === bottom;
-  return mine ? { c: k, r: 2 } : { c: 11 - k, r: 1 };
+  if (narrow.matches) return mine ? { c: 1, r: k, turn: 90 } : { c: 2, r: 11 - k, turn: 270 };
+  return mine ? { c: k, r: 2, turn: 0 } : { c: 11 - k, r: 1, turn: 180 };
+}
+
+function gridSize() {
+  return narrow.matches ? { cols: 2, rows: 10 } : { cols: 10, rows: 2 };
 }
 
 function buildBoard() {
@@ -73,6 +126,7 @@ function layout() {
     p.el.style.gridRow = r;
     p.el.tabIndex = -1;
   });
+  boardEl.classList.toggle("turned", narrow.matches);
   // One pit is in the Tab order (roving focus); arrow keys move by the grid, as drawn.
   const focusable = pits.find((p) => p.el.classList.contains("expect")) || pits[bottom === "S" ? 0 : 10];
   focusable.el.tabIndex = 0;
@@ -102,8 +156,7 @@ function ringCss(hex, i) {
     const a = k * step;
     parts.push(`#120a04 ${a}deg ${a + gap}deg`, `${col} ${a + gap}deg ${a + step - gap}deg`, `#120a04 ${a + step - gap}deg ${a + step}deg`);
   }
-  const from = gridPlace(i).r === 1 ? 180 : 0;
-  return `conic-gradient(from ${from}deg, ${parts.join(", ")})`;
+  return `conic-gradient(from ${gridPlace(i).turn}deg, ${parts.join(", ")})`;
 }
 
 function scaled(held, now) {
@@ -146,7 +199,7 @@ function drawFrame(frame) {
   frame.forEach((hex, i) => {
     const p = pits[i];
     const shown = steady(p, hex, t);
-    const key = `${shown}|${gridPlace(i).r}`;
+    const key = `${shown}|${gridPlace(i).turn}`;
     if (p.shown === key) return;
     p.shown = key;
     p.el.dataset.leds = shown;
@@ -156,11 +209,11 @@ function drawFrame(frame) {
 
 function press(i, hold) {
   if (!client.hello || !client.hello.sim) {
-    say(t("This page shows a real board: press the pits on the board itself."));
+    say(WORDS.realBoard);
     return;
   }
   if (client.hello.role !== "control") {
-    say(t("You are watching: enter the board's access code on the operator page to play."));
+    say(WORDS.watching);
     return;
   }
   const args = { pit: pitName(i) };
@@ -206,49 +259,85 @@ function humansOf(st) {
   return humans.length === 1 ? humans[0] : "S";
 }
 
+function plays() {
+  // Whether this page may press pits: the simulator, with control.
+  return !!(client.hello && client.hello.sim && client.hello.role === "control");
+}
+
+function owner(st, side) {
+  const humans = (st.settings && st.settings.humans) || [];
+  if (plays() && humans.length === 1 && humans[0] === side) return WORDS.yours;
+  if (st.stage !== "none" && !humans.includes(side)) return WORDS.aiRow(side);
+  return WORDS.row(side);
+}
+
+function pitLabel(st, i, counts, resetting) {
+  // "S6, 6 seeds, yours, you may sow it": what a screen reader says for the pit.
+  const name = pitName(i);
+  const n = counts[i];
+  const parts = [name, WORDS.seeds(n)];
+  if (resetting) return [...parts, WORDS.target(n)].join(", ");
+  const on = st.stage !== "none" && st.position;
+  if (!on) return parts.join(", ");
+  const pos = st.position;
+  parts.push(owner(st, name[0]));
+  const pending = new Set((st.restore && st.restore.pending) || []);
+  const humans = (st.settings && st.settings.humans) || [];
+  if (pending.has(name)) parts.push(WORDS.setTo(n));
+  else if (st.expect === name) parts.push(plays() ? WORDS.asked : WORDS.pointed);
+  else if (plays() && st.stage === "open" && st.lifted && humans.includes(pos.to_move)) parts.push(WORDS.mayPlace);
+  else if (plays() && !st.expect && ["turn", "open"].includes(st.stage) && name[0] === pos.to_move
+    && humans.includes(pos.to_move) && (pos.legal || []).includes(name)) {
+    parts.push(pos.phase === "opening" ? WORDS.mayLift : WORDS.maySow);
+  }
+  if (pos.phase === "play" && n > 0 && pos.sown && !pos.sown[i]) parts.push(WORDS.protectedPit(name[0]));
+  return parts.join(", ");
+}
+
 function render(st) {
   state = st;
   const on = st.stage !== "none" && st.position;
-  const seat = humansOf(st);
-  if (seat !== bottom) { bottom = seat; layout(); }
+  const side = humansOf(st);
+  if (side !== bottom) { bottom = side; layout(); }
   const humans = (st.settings && st.settings.humans) || [];
   for (const id of ["label-top", "label-bottom"]) {
     const el = $(id);
     const s = el.dataset.side;
-    const you = humans.length === 1 && humans.includes(s);
-    const row = t("{side}'s row", { side: side(s) });
-    el.textContent = you ? t("{row} · you", { row }) : humans.includes(s) ? row : t("{row} · AI", { row });
+    const you = plays() && humans.length === 1 && humans.includes(s);
+    el.textContent = you ? WORDS.youRow(s) : on && !humans.includes(s) ? WORDS.aiRowLabel(s) : WORDS.rowLabel(s);
   }
-  const counts = on ? (st.board || st.position.board) : new Array(20).fill(0);
+  // During an exhibition's reset the rings ask for the start position: so do the numbers.
+  const resetting = !on && !!exhibit && exhibit.enabled && exhibit.phase === "reset";
+  const counts = on ? (st.board || st.position.board) : resetting ? START : new Array(20).fill(0);
   const pending = new Set((st.restore && st.restore.pending) || []);
   pits.forEach((p, i) => {
     const name = pitName(i);
     p.count.textContent = counts[i];
     p.el.classList.toggle("expect", !!on && st.expect === name);
-    p.el.classList.toggle("differs", pending.has(name));
+    p.el.classList.toggle("differs", pending.has(name) || (resetting && counts[i] > 0));
     p.el.classList.toggle("clickable", !!(client.hello && client.hello.sim));
-    let label = tn("{pit}, {n} seed", "{pit}, {n} seeds", counts[i], { pit: name });
-    if (st.expect === name) label = t("{label}, lit: the guide asks for it", { label });
-    if (pending.has(name)) label = t("{label}, set it to {n}", { label, n: counts[i] });
-    p.el.setAttribute("aria-label", label);
+    p.el.setAttribute("aria-label", pitLabel(st, i, counts, resetting));
   });
   const turnEl = $("turn");
   if (!on) {
-    turnEl.textContent = t("No game");
+    turnEl.textContent = WORDS.noGame;
     turnEl.className = "turn";
   } else if (st.restore) {
-    turnEl.textContent = st.restore.purpose === "undo" ? t("Undo: set the board back") : t("Set the board");
+    turnEl.textContent = st.restore.purpose === "undo" ? WORDS.undoSet : WORDS.set;
     turnEl.className = "turn";
   } else if (st.stage === "over") {
-    turnEl.textContent = t("Game over");
+    turnEl.textContent = WORDS.over;
     turnEl.className = "turn ended";
   } else {
     const s = st.position.to_move;
-    const turn = st.position.phase === "opening" ? t("{side} to open", { side: side(s) }) : t("{side} to move", { side: side(s) });
-    turnEl.textContent = st.ai_to_move ? t("{turn} · AI", { turn }) : turn;
+    turnEl.textContent = WORDS.toMove(s, st.position.phase === "opening", st.ai_to_move);
     turnEl.className = `turn ${s === "S" ? "south" : "north"}`;
   }
-  $("cue").textContent = exhibitLine(exhibit) || st.instruction || "";
+  // The plain (read-only) page neither calls the watcher "you" nor asks them to press.
+  // (An exhibition's invitation is the board's own, to whoever stands at it: kept.)
+  const invite = exhibitLine(exhibit);
+  const line = invite || st.instruction || "";
+  $("cue").textContent = invite || plays() || !client.hello ? line : watcherLine(st, line);
   $("thinking").classList.toggle("hidden", !st.thinking);
   const cap = on ? st.position.captured : [0, 0];
   $("cap-top").textContent = cap[bottom === "S" ? 1 : 0];
@@ -257,16 +346,30 @@ function render(st) {
   const over = $("over");
   const res = st.result;
   if (st.stage === "over" && res) {
-    const who = res.winner ? t("{side} wins", { side: side(res.winner) }) : t("A draw");
-    const again = t("Hold any pit, or press New game, to play again.");
-    over.innerHTML = `<b>${who}</b><span>${res.captured[0]} – ${res.captured[1]}</span><span>${again}</span>`;
+    const who = res.end === "abandoned" ? WORDS.abandoned : WORDS.overWho(res.winner);
+    over.replaceChildren(...[who, `${res.captured[0]} – ${res.captured[1]}`,
+      plays() ? WORDS.againPlay : WORDS.againWatch].map((text, k) => {
+      const el = document.createElement(k ? "span" : "b");
+      el.textContent = text;
+      return el;
+    }));
     over.classList.remove("hidden");
   } else over.classList.add("hidden");
   if (on && st.expect && st.expect !== lastExpect && !$("howto").open) {
-    // The pit the guide asks for is always on screen (a phone may have scrolled away).
-    pits[pitIndex(st.expect)].el.scrollIntoView({ block: "nearest", inline: "nearest" });
+    // The pit the guide asks for is always on screen (a phone may have scrolled away),
+    // and a keyboard player on the board is taken to it (Enter presses it).
+    const el = pits[pitIndex(st.expect)].el;
+    el.scrollIntoView({ block: "nearest", inline: "nearest" });
+    if (pits.some((p) => p.el === document.activeElement)) focusPit(pitIndex(st.expect));
   }
   lastExpect = st.expect || null;
+}
+
+function watcherLine(st, line) {
+  // A watcher's line: the game's state in the third person, never "press …".
+  if (!st || st.stage === "none") return line && !/press|hold/i.test(line) ? line : WORDS.watchCue;
+  if (/\b(you|your|press|hold)\b/i.test(line)) return `${$("turn").textContent}. ${WORDS.watchCue}`;
+  return line;
 }
 
 // Exhibition mode: while no game is played the page says what the rings show (the
@@ -322,7 +425,7 @@ client.on("open", async (hello) => {
   $("conn").setAttribute("aria-label", t("connected"));
   $("sim").classList.toggle("hidden", !hello.sim);
   const role = $("role");
-  role.textContent = hello.role === "control" ? t("you may play") : t("watching");
+  role.textContent = hello.role === "control" ? WORDS.roleControl : WORDS.roleWatch;
   role.className = `badge ${hello.role}`;
   document.querySelectorAll(".control-only").forEach((e) => e.classList.toggle("hidden", hello.role !== "control"));
   leds = hello.board.leds_per_ring;
@@ -338,6 +441,15 @@ client.on("open", async (hello) => {
 client.on("close", () => { $("conn").classList.remove("up"); $("conn").setAttribute("aria-label", t("disconnected")); });
 client.on("frame", (e) => { leds = e.leds_per_ring; lastFrame = e.frame; drawFrame(e.frame); });
 for (const t of ["position", "guide", "new_game", "game_over", "move", "settings", "hint"]) client.on(t, scheduleRefresh);
+// The hint and its reason, in words, until the next press (the ring shows it as long).
+client.on("hint", (e) => {
+  say("");
+  const el = $("hint-line");
+  el.textContent = WORDS.hint(e.pit, e.why);
+  el.classList.remove("hidden");
+});
+client.on("input", () => $("hint-line").classList.add("hidden"));
+client.on("new_game", () => $("hint-line").classList.add("hidden"));
 client.on("wrong", (e) => {
   say(e.message || (e.expect ? t("{pit}: not now — the guide asks for {want}.", { pit: e.pit, want: e.expect }) : t("{pit}: not now.", { pit: e.pit })));
   const i = pits.findIndex((p) => p.el.dataset.pit === e.pit);
@@ -362,6 +474,7 @@ client.on("capture", (e) => {
 client.on("notice", (t) => say(t));
 
 function command(cmd, args) {
+  if (cmd === "undo" || cmd === "hint") say(""); // an old wrong-press line is no longer true
   return client.request(cmd, args).catch((e) => say(e.message));
 }
 
@@ -381,13 +494,17 @@ $("confirm-no").onclick = () => { $("confirm").classList.add("hidden"); };
 // ------------------------------------------------------------------ keyboard play
 function moveFocus(from, dx, dy) {
   const { c, r } = gridPlace(from);
-  const nc = Math.min(10, Math.max(1, c + dx));
-  const nr = Math.min(2, Math.max(1, r + dy));
+  const { cols, rows } = gridSize();
+  const nc = Math.min(cols, Math.max(1, c + dx));
+  const nr = Math.min(rows, Math.max(1, r + dy));
   const to = pits.findIndex((_, i) => { const g = gridPlace(i); return g.c === nc && g.r === nr; });
-  if (to < 0) return;
+  if (to >= 0) focusPit(to);
+}
+
+function focusPit(i) {
   pits.forEach((p) => (p.el.tabIndex = -1));
-  pits[to].el.tabIndex = 0;
-  pits[to].el.focus();
+  pits[i].el.tabIndex = 0;
+  pits[i].el.focus();
 }
 
 document.addEventListener("keydown", (ev) => {
@@ -401,17 +518,16 @@ document.addEventListener("keydown", (ev) => {
     ev.preventDefault();
     return;
   }
-  const key = ev.key;
-  let pit = -1;
-  let hold = false;
-  if (SOUTH_KEYS.includes(key)) pit = SOUTH_KEYS.indexOf(key);
-  else if (SOUTH_HOLD.includes(key)) { pit = SOUTH_HOLD.indexOf(key); hold = true; }
-  else if (NORTH_KEYS.includes(key.toLowerCase()) && key.length === 1) {
-    pit = 19 - NORTH_KEYS.indexOf(key.toLowerCase());
-    hold = key !== key.toLowerCase();
+  if (focused >= 0 && (ev.key === "Enter" || ev.key === " ")) {
+    press(focused, ev.shiftKey); // Shift+Enter holds the focused pit
+    ev.preventDefault();
+    return;
   }
-  if (pit >= 0) {
-    press(pit, hold);
+  const key = ev.key;
+  let pit = SOUTH_CODES.indexOf(ev.code);
+  if (pit < 0 && NORTH_CODES.includes(ev.code)) pit = 19 - NORTH_CODES.indexOf(ev.code);
+  if (pit >= 0 && key !== "?") {
+    press(pit, ev.shiftKey);
     ev.preventDefault();
     return;
   }
@@ -456,9 +572,9 @@ function relabel() {
   const langs = (client.hello && client.hello.languages) || [];
   const btn = $("btn-lang");
   btn.textContent = I18N.name;
-  if (client.hello) $("role").textContent = client.hello.role === "control" ? t("you may play") : t("watching");
-  $("conn").setAttribute("aria-label", $("conn").classList.contains("up") ? t("connected") : t("disconnected"));
   btn.classList.toggle("hidden", langs.length < 2);
+  if (client.hello) $("role").textContent = client.hello.role === "control" ? WORDS.roleControl : WORDS.roleWatch;
+  $("conn").setAttribute("aria-label", $("conn").classList.contains("up") ? t("connected") : t("disconnected"));
   renderMoves.last = null;
   layout();
   if (state) render(state);
@@ -468,6 +584,7 @@ client.on("relabel", relabel);
 onLanguage(() => { if (client.hello) relabel(); });
 
 buildBoard();
+narrow.addEventListener("change", layout);
 window.kiothiTwin = {
   get state() { return state; },
   get lastFrame() { return lastFrame; },
