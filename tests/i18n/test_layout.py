@@ -22,14 +22,16 @@ CUT_OFF_JS = """() => {
   const out = [];
   for (const el of document.querySelectorAll('body *')) {
     const st = getComputedStyle(el);
-    if (st.display === 'none' || st.visibility === 'hidden' || !el.getClientRects().length) continue;
+    if (st.display === 'none' || st.visibility === 'hidden') continue;
+    if (!el.getClientRects().length) continue;
     if (el.closest('dialog:not([open])') || el.closest('.hidden')) continue;
     const text = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
     if (!text) continue;
     const r = el.getBoundingClientRect();
     const clips = ['hidden', 'clip'].includes(st.overflowX) || st.textOverflow === 'ellipsis';
-    if (clips && el.scrollWidth > el.clientWidth + 1) out.push(`clipped: ${el.id || el.className || el.tagName} ${el.textContent.trim().slice(0, 40)}`);
-    if (r.right > window.innerWidth + 1 || r.left < -1) out.push(`outside: ${el.id || el.className || el.tagName} ${el.textContent.trim().slice(0, 40)}`);
+    const what = `${el.id || el.className || el.tagName} ${el.textContent.trim().slice(0, 40)}`;
+    if (clips && el.scrollWidth > el.clientWidth + 1) out.push(`clipped: ${what}`);
+    if (r.right > window.innerWidth + 1 || r.left < -1) out.push(`outside: ${what}`);
   }
   return out;
 }"""
@@ -43,9 +45,6 @@ def _stages(board: Board) -> list[tuple[str, Any]]:
 
     def lifted() -> None:
         board.press(6)  # S7 lifted: its seeds to place
-
-    def turn() -> None:
-        board.opening("pass") if board.state()["stage"] == "open" else None
 
     def over() -> None:
         board.run("resign", "S")
@@ -85,7 +84,7 @@ def test_german_fits_at_320_390_1280_and_each_language_is_shot_at_320() -> None:
 @pytest.mark.parametrize("width", WIDTHS)
 def test_the_check_sees_a_cut_off_text(width: int) -> None:
     """The cut-off check is not blind: a German word forced into a narrow clipping box."""
-    with chromium() as browser, _serve() as (board, url):
+    with chromium() as browser, _serve() as (_, url):
         page = _open(browser, url, "de", width=width)
         page.evaluate(
             "const el = document.querySelector('#turn'); el.style.width = '30px';"
