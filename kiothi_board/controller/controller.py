@@ -169,6 +169,12 @@ class Controller:
             self.session.tell(change)
         return self.language.current
 
+    def language_default(self) -> None:
+        """Back to the venue's default language (told with the next step's notices)."""
+        change = self.language.reset()
+        if change is not None:
+            self.session.tell(change)
+
     def new_game(
         self,
         mode: Mode | str = "two",

@@ -375,6 +375,7 @@ function watcherLine(st, line) {
 // Exhibition mode: while no game is played the page says what the rings show (the
 // countdown, the reset, the invitation). Polled: these change with time, not with events.
 let exhibit = null;
+const INVITE_MS = 5000; // each language's turn at inviting, in the attract loop
 const EXHIBIT_WORDS = {
   attract: N_("Press any pit to play against the board, or a pit on each side for two players."),
   waking: N_("Two players? Press a pit on the other side now."),
@@ -387,6 +388,13 @@ function exhibitLine(ex) {
     return t("Still playing? Press any pit: this game ends in {n} s.", { n: Math.ceil(ex.countdown) });
   }
   if (ex.phase === "reset") return ex.instruction;
+  if (ex.phase === "attract" && client.follows) {
+    // Nobody chose a language here: the invitation speaks each of the venue's in turn.
+    const langs = ((client.hello && client.hello.languages) || []).map((l) => l.code);
+    if (langs.length > 1) {
+      return tIn(langs[Math.floor(Date.now() / INVITE_MS) % langs.length], EXHIBIT_WORDS.attract);
+    }
+  }
   return EXHIBIT_WORDS[ex.phase] ? t(EXHIBIT_WORDS[ex.phase]) : null;
 }
 
@@ -570,6 +578,7 @@ $("btn-lang").onclick = async () => {
 
 function relabel() {
   const langs = (client.hello && client.hello.languages) || [];
+  preloadLanguages(langs.map((l) => l.code));
   const btn = $("btn-lang");
   btn.textContent = I18N.name;
   btn.classList.toggle("hidden", langs.length < 2);
