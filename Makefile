@@ -4,6 +4,8 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 # MicroPython for WebAssembly (npm), which the firmware tests run the firmware modules under.
 NPM_STAMP := firmware/wasm/node_modules/.installed-stamp
+# axe-core (npm), which the browser tests inject into the pages (accessibility checks).
+AXE_STAMP := tests/axe/node_modules/.installed-stamp
 
 # The native core (C, kiothi_board/native): built in place, and checked that it loads.
 NATIVE_STAMP := $(VENV)/.native-stamp
@@ -21,6 +23,10 @@ $(NPM_STAMP): firmware/wasm/package.json firmware/wasm/package-lock.json $(STAMP
 	cd firmware/wasm && npm ci --no-audit --no-fund --loglevel=error
 	touch $(NPM_STAMP)
 
+$(AXE_STAMP): tests/axe/package.json tests/axe/package-lock.json $(STAMP)
+	cd tests/axe && npm ci --no-audit --no-fund --loglevel=error
+	touch $(AXE_STAMP)
+
 $(NATIVE_STAMP): $(STAMP) $(NATIVE_SRC)
 	$(PY) setup.py -q build_ext --inplace
 	$(PY) -c 'import kiothi_board.native._core'
@@ -28,7 +34,7 @@ $(NATIVE_STAMP): $(STAMP) $(NATIVE_SRC)
 
 native: $(NATIVE_STAMP)
 
-setup: $(STAMP) $(NPM_STAMP) $(NATIVE_STAMP)
+setup: $(STAMP) $(NPM_STAMP) $(AXE_STAMP) $(NATIVE_STAMP)
 
 run: setup
 	$(VENV)/bin/kiothi-board run
@@ -69,5 +75,5 @@ uninstall:
 	bash scripts/install.sh --uninstall
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache firmware/wasm/node_modules build
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache firmware/wasm/node_modules tests/axe/node_modules build
 	rm -f kiothi_board/native/*.so

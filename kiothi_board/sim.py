@@ -1,7 +1,8 @@
 """The simulator's terminal view: the board as coloured text, key presses as pit presses.
 
 South's row is the bottom line of keys (`1`…`0` are S1…S10), North's the top letters as
-seen from South's seat (`q`…`p` are N10…N1). Shift (`!`…`)`, `Q`…`P`) holds a pit.
+seen from South's seat (`q`…`p` are N10…N1). Shift (`!`…`)`, `Q`…`P` on a US keyboard)
+holds a pit, and so does `.` followed by the pit's key, on any keyboard layout.
 Commands: `h` hint, `z` undo, `c` check the board, `a` end by agreement, `x` resign,
 `n` new game, space pause/resume, `v` walk a long move, `?` help, Ctrl-C quit.
 """
@@ -21,7 +22,8 @@ from kiothi_board.rules import pit_name
 
 SOUTH_KEYS = "1234567890"
 NORTH_KEYS = "qwertyuiop"  # left to right from South's seat: N10 … N1
-SOUTH_HOLD = "!@#$%^&*()"
+SOUTH_HOLD = "!@#$%^&*()"  # Shift+digit on a US keyboard; `.` then a key on any layout
+HOLD_NEXT = "."
 NORTH_HOLD = NORTH_KEYS.upper()
 
 KEY_TO_PIT: dict[str, int] = {k: i for i, k in enumerate(SOUTH_KEYS)}
@@ -41,9 +43,9 @@ COMMANDS = {
     "?": "help",
 }
 HELP = tr(
-    "keys: 1…0 = S1…S10, q…p = N10…N1, shifted = hold · h hint · z undo · c check · "
-    "a agree · x resign · n new game · g tutorial · space pause · v walk · ? help · "
-    "Ctrl-C quit"
+    "keys: 1…0 = S1…S10, q…p = N10…N1, shifted (or . then the key) = hold · h hint · "
+    "z undo · c check · a agree · x resign · n new game · g tutorial · space pause · "
+    "v walk · ? help · Ctrl-C quit"
 )
 
 
@@ -131,11 +133,13 @@ def exhibit_state(state: dict[str, Any], exhibit: dict[str, Any]) -> dict[str, A
     if not exhibit.get("enabled") or line is None:
         return state
     out = {**state, "instruction": line}
-    if exhibit.get("phase") == "reset" and exhibit.get("board") is not None:
-        out.update(board=exhibit["board"], restore={"pending": exhibit.get("pending") or []})
-        out.update(expect=None, stage="none")  # no game shown: the reset's targets only
-    elif exhibit.get("phase") != "countdown":
-        out.update(expect=None, stage="none")
+    if exhibit.get("phase") == "countdown":
+        return out  # the game is still on, dimmed under the countdown
+    out.update(expect=None, stage="none")  # no game shown
+    if exhibit.get("board") is not None:  # the reset's targets, or the start it set
+        out["board"] = exhibit["board"]
+    if exhibit.get("phase") == "reset":
+        out["restore"] = {"pending": exhibit.get("pending") or []}
     return out
 
 
@@ -159,14 +163,16 @@ ASK_AGREE_AI = tr(
     "the seeds left in your own row and the higher count wins (R13); any other key keeps "
     "playing."
 )
-NO_GAME = tr("No game to end: hold any pit (Shift with its key) to start one.")
+NO_GAME = tr("No game in play: hold any pit (Shift with its key) or press n to start one.")
+_IN_GAME = frozenset({"hint", "undo", "check", "end", "resign", "walk", "pause"})
 HELP_LONG = tr(
     "Keys: 1…0 press S1…S10 (your row, left to right); q…p press N10…N1 (the far row as "
-    "you see it); Shift with a key holds that pit (a hold passes in the opening, confirms a "
-    "board set back, starts a game when none is on). h hint · z undo (against the AI: back "
-    "to your own turn) · c check the board · a end by agreement · x resign · n new game · "
-    "g tutorial · space pause or resume a flowing move · v walk a long move drop by drop · "
-    "? this help · Ctrl-C quit. Any key closes this help."
+    "you see it); Shift with a key holds that pit, or `.` then the key on any keyboard (a "
+    "hold passes in the opening, confirms a board set back, starts a game when none is on). "
+    "h hint · z undo (against the AI: back to your own turn) · c check the board · "
+    "a end by agreement · x resign · n new game · g tutorial · space pause or resume a "
+    "flowing move · v walk a long move drop by drop · ? this help · Ctrl-C quit. "
+    "Any key closes this help."
 )
 _ASKS = {"new": ASK_NEW, "resign": ASK_RESIGN, "end": ASK_AGREE}
 _ASKS_AI = {"resign": ASK_RESIGN_AI, "end": ASK_AGREE_AI}
@@ -185,11 +191,17 @@ class SimKeys:
         self.said: str | None = None  # why the last key's command failed, in words
         self.help = False  # `?`: the long help shows until the next key
         self._asked: str | None = None
+        self._hold_next = False
 
     def feed(self, key: str, *, playing: bool = True, ai: bool = False) -> Action | None:
         """The action a key asks for (None: nothing, or a question was asked or answered).
         `playing`: a game is on (not over, not none); `ai`: against the AI."""
         self.help = False
+        hold, self._hold_next = self._hold_next, key == HOLD_NEXT
+        if self._hold_next:
+            return None
+        if hold and key in KEY_TO_PIT:  # `.` then a pit key: a hold on any keyboard layout
+            return ("hold", KEY_TO_PIT[key])
         if self.prompt is not None:
             asked, self.prompt, self._asked = self._asked, None, None
             return ("command", asked) if key in ("y", "Y") and asked else None
@@ -201,12 +213,12 @@ class SimKeys:
         if command == "help":
             self.help = True
             return None
+        if not playing and command in _IN_GAME:
+            self.said = NO_GAME  # not "no game: start one with new_game()"
+            return None
         if command in _ASKS:
-            if not playing:
-                if command == "new":
-                    return ("command", "new")
-                self.said = NO_GAME
-                return None
+            if not playing:  # `n`: nothing to lose, so no question
+                return ("command", "new")
             self._asked = command
             self.prompt = _ASKS_AI.get(command, _ASKS[command]) if ai else _ASKS[command]
             return None

@@ -16,7 +16,7 @@ from kiothi_board.config import validate
 from kiothi_board.daemon import Daemon
 from kiothi_board.daemon_cli import _sim_keys, screen
 from kiothi_board.rules import INITIAL_BOARD, parse_pit, pit_name
-from kiothi_board.sim import ASK_AGREE_AI, ASK_RESIGN_AI, SimKeys
+from kiothi_board.sim import ASK_AGREE_AI, ASK_RESIGN_AI, NO_GAME, SimKeys
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 EXHIBIT = {"idle_s": 60, "countdown_s": 10, "level": 1}
@@ -109,6 +109,7 @@ def test_the_exhibition_cycle_in_the_terminal(term: Term) -> None:
         "Press any pit to play against the board, or a pit on each side for two players."
         in term.lines()
     )
+    assert term.labels()["S6"] == "6" and term.labels()["S1"] == "0", "the start, as set"
     term.key("3")
     term.tick(80)  # the two-player window passes: a game against the AI
     assert term.daemon.exhibition.director.status()["phase"] == "playing"
@@ -164,6 +165,8 @@ def test_keys_outside_the_exhibition(tmp_path: Path) -> None:
         t.key("y")
         t.tick(11 * 20)  # the result shows, then the board is idle
         assert any(line.startswith("No game") for line in t.lines()), t.lines()
+        for k in "hzx":
+            assert NO_GAME in " ".join(t.key(k).split()), k  # not new_game()
         text = t.key("n")  # no game: starts at once, nothing to abandon
         assert "abandoned" not in text and t.board.state()["stage"] == "open"
         assert t.key("a") and t.keys.prompt is not None and "AI" in t.keys.prompt

@@ -49,3 +49,14 @@ def test_n_asks_before_a_new_game() -> None:
     assert keys.feed("^") == ("hold", 5)
     assert keys.feed("g") == ("command", "tutorial")
     assert keys.feed("?") is None
+
+
+def test_dot_then_a_key_holds_on_any_keyboard() -> None:
+    """Issue 24 #6: holds were only the characters Shift+digit makes on a US keyboard."""
+    from kiothi_board.sim import SimKeys
+
+    keys = SimKeys()
+    assert keys.feed(".") is None
+    assert keys.feed("6") == ("hold", 5)
+    assert keys.feed("6") == ("tap", 5)
+    assert keys.feed(".") is None and keys.feed("p") == ("hold", 10)

@@ -165,6 +165,18 @@ class ConnectionGuard:
         if conn is not None and not conn.http:
             conn.last = self._clock.now()
 
+    def body_deadline(self, conn: Conn | None) -> float:
+        """Seconds left for a request's body: the request as a whole, headers and body, must
+        be complete within `header_timeout` (a body trickled a byte at a time is closed)."""
+        if conn is None:
+            return self.header_timeout
+        return max(0.0, conn.last + self.header_timeout - self._clock.now())
+
+    def body_timed_out(self, conn: Conn | None) -> None:
+        """Close a connection whose request body did not arrive in time."""
+        if conn is not None:
+            self._drop(conn, "timed_out", "no complete HTTP request in time")
+
     def _drop(self, conn: Conn, counter: str, reason: str) -> None:
         self._conns.pop(conn, None)
         self._note(counter, f"closed connections: {reason}")

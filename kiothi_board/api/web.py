@@ -20,7 +20,7 @@ from aiohttp import WSMsgType, web
 from kiothi_board.api.access import AccessPolicy, cookie_name
 from kiothi_board.api.api_config import ApiConfig
 from kiothi_board.api.dispatcher import ClientSession, Dispatcher
-from kiothi_board.api.limits import ConnectionGuard, GuardedProtocol
+from kiothi_board.api.limits import Conn, ConnectionGuard, GuardedProtocol
 from kiothi_board.api.protocol import ApiError, TooLong
 from kiothi_board.i18n import available, catalog_bytes
 
@@ -190,6 +190,17 @@ class _Web:
             await ws.close()
         return ws
 
+    async def _body_in_time(self, request: web.Request, conn: Conn | None) -> bool:
+        """Read the body (at most client_max_size) within what is left of header_timeout."""
+        try:
+            await asyncio.wait_for(request.read(), self.guard.body_deadline(conn))
+        except TimeoutError:
+            self.guard.body_timed_out(conn)
+            if request.transport is not None:
+                request.transport.abort()
+            return False
+        return True
+
     @web.middleware
     async def middleware(self, request: web.Request, handler: Any) -> web.StreamResponse:
         """Host check (DNS rebinding), request accounting, no traceback for odd paths."""
@@ -197,6 +208,8 @@ class _Web:
             # A foreign name resolving to this board gets nothing from it, not even the page.
             return web.Response(status=421, text="421: this board does not serve that host\n")
         conn = self.guard.by_key.get(request.transport)
+        if request.body_exists and not await self._body_in_time(request, conn):
+            return web.Response(status=408, text="408: the request body came too slowly\n")
         if conn is not None:
             conn.busy += 1
         try:

@@ -63,6 +63,8 @@ from kiothi_board.store.base import GameStore
 
 __all__ = ["Director", "ExhibitSettings"]
 
+_AT_START = ("reset", "attract", "waking", "closed")
+
 log = logging.getLogger(__name__)
 
 
@@ -290,8 +292,9 @@ class Director:
     # ------------------------------------------------------------------ reports
     def status(self) -> dict[str, Any]:
         """The exhibit's state for the API: phase, countdown, schedule, the attract show, the
-        line to show instead of the game's (`instruction`), and during the reset the counts
-        the rings ask for (`board`) and the pits still to set (`pending`)."""
+        line to show instead of the game's (`instruction`), the counts the pits hold or must
+        hold while no game is on (`board`), and during the reset the pits still to set
+        (`pending`)."""
         now = self._clock.now()
         left = self.attendant.countdown_left(now)
         m = self._moment
@@ -307,6 +310,7 @@ class Director:
             "day": m.day,
             "showing": self.attract.showing if self.attendant.phase == "attract" else None,
             "instruction": phase_line(phase, left, self._reset.instruction() if reset else None),
-            "board": list(self._reset.target) if reset else None,
+            # The reset's targets; after it (attract, waking, closed) the board holds them.
+            "board": list(self._reset.target) if phase in _AT_START else None,
             "pending": [pit_name(p) for p in self._reset.differs()] if reset else None,
         }

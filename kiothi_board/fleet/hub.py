@@ -244,6 +244,9 @@ class FleetHub:
         if not BOARD_ID.match(board) or not (topic in _RETAINED or topic == "events"):
             self.ignored += 1  # cmd/ and reply/ traffic, or a stranger's topics
             return
+        if topic == "status" and not payload:
+            self.forget(board, online_too=True)  # its retained status cleared: retired
+            return
         update = self._fold(board, topic, payload)
         if update is not None:
             self.messages += 1
@@ -275,8 +278,10 @@ class FleetHub:
         now = self._clock.now()
         with self._lock:
             view = self._boards.get(board)
+            if view is None and not payload:
+                return None  # a cleared retained topic of a forgotten board: keep it gone
             if view is None:
-                if len(self._boards) >= self._max_boards:
+                if not payload or len(self._boards) >= self._max_boards:  # cleared: forgotten
                     self.ignored += 1
                     return None
                 view = self._boards[board] = BoardView(board)
@@ -287,6 +292,20 @@ class FleetHub:
             view.seen = now
             view.changes += 1
             return {"type": "board", "board": view.to_json(now, self.silent_after)}
+
+    def forget(self, name: str, *, online_too: bool = False) -> bool:
+        """Drop a retired board from the table; whether it was there.
+
+        Staff forget a board that is not online; its retained topics stay on the broker, so
+        it comes back at the next reconnect unless they are cleared there too, and a cleared
+        retained `status` forgets it whatever it last said (docs/fleet.md)."""
+        with self._lock:
+            view = self._boards.get(name)
+            if view is None or (view.status == "online" and not online_too):
+                return False
+            del self._boards[name]
+        self.listeners.emit({"type": "boards", "boards": self.boards()})
+        return True
 
     # ------------------------------------------------------------------ staff actions
     def command(self, board: str, cmd: str, args: dict[str, Any]) -> None:

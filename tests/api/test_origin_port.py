@@ -94,7 +94,7 @@ def test_a_page_on_another_port_gets_no_control_with_the_staff_cookie(
                      headers={"Origin": f"http://127.0.0.1:{port}"})  # fmt: skip
         assert conn.getresponse().status == 403
         conn.close()
-        wait_js(page, "document.querySelector('#role').textContent === 'control'")
+        wait_js(page, "document.querySelector('#role').classList.contains('control')")
         names = [c["name"] for c in context.cookies()]
         assert names == [f"kiothi_session_{server.web_port}"], names
 

@@ -27,6 +27,7 @@ from kiothi_board.tools.exhibit_day import PIN, PITS, TOKEN, ZONE, BoardProcess
 from tests.browser import WAIT_MS, chromium, wait_js
 
 SEED = 12
+R2_BOARD = [0, 0, 0, 0, 0, 6, 6, 6, 6, 6, 0, 0, 0, 0, 0, 6, 6, 6, 6, 6]  # the start (R2)
 START = dt.datetime(2026, 5, 29, 7, 0, tzinfo=ZoneInfo(ZONE)).timestamp()
 DAY = "2026-05-29"
 
@@ -197,6 +198,11 @@ def test_operator_page_charts_the_day(day: tuple[Day, float]) -> None:
         page.fill("#token", PIN)  # the curator's PIN: a session for this browser
         page.click("#save-token")
         page.wait_for_selector("body[data-stats='drawn']")
+        # Issue 24: visitors get the visitor level, offered by default; one brightness shown.
+        page.wait_for_selector("#exhibit-lights:not([hidden])")
+        assert page.input_value("#level") == "adaptive"
+        assert page.is_disabled("#brightness")
+        assert "brightness" not in page.inner_text("#exhibit-line").replace("brightness: under", "")
         page.fill("#stats-day", DAY)
         page.click("#stats-refresh")
         wait_js(
@@ -252,6 +258,11 @@ def test_the_twin_page_shows_what_the_rings_show(day: tuple[Day, float]) -> None
         follower.goto(d.board.web_url)
         assert d.phase() == "reset", "the day's last game still asks for the reset"
         wait_js(page, "document.querySelector('#cue').textContent.startsWith('Reset to the start')")
+        # Issue 24: the numbers show what the rings ask for (the start, R2), not zeros.
+        counts = "[...document.querySelectorAll('#board .pit .count')].map(c => +c.textContent)"
+        wait_js(page, f"{counts}.join() === {','.join(map(str, R2_BOARD))!r}")
+        label = page.get_attribute('[data-pit="S6"]', "aria-label")
+        assert label == "S6, 6 seeds, the reset asks for 6 seeds", label
         d.confirm_reset()  # the staff at closing time
         assert d.phase() == "closed"
         wait_js(page, "document.querySelector('#cue').textContent.includes('resting')")

@@ -247,3 +247,52 @@ def test_bad_broker_and_port_are_one_line_errors(capsys: pytest.CaptureFixture[s
         assert exc.value.code == 2
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and words in err and "Traceback" not in err, err
+
+
+def test_a_dashboard_without_a_token_says_it_is_read_only(tmp_path: Any) -> None:
+    """Issue 24 #6: it started read-only without saying so."""
+    import os
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if k != "KIOTHI_FLEET_TOKEN"}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "kiothi_board", "fleet", "--port", "0",
+         "--broker", "mqtt://127.0.0.1:9"],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env, cwd=tmp_path,
+    )  # fmt: skip
+    try:
+        assert proc.stdout is not None
+        lines = []
+        for line in proc.stdout:
+            lines.append(line)
+            if line.startswith("fleet dashboard on"):
+                break
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.communicate(timeout=30)
+    said = "".join(lines)
+    assert "KIOTHI_FLEET_TOKEN is not set, so the dashboard is read-only" in said, said
+
+
+def test_a_retired_board_is_forgotten_when_its_retained_status_is_cleared() -> None:
+    """Issue 24 #6: retired boards stayed on the dashboard for ever."""
+    from types import SimpleNamespace
+
+    from kiothi_board.clock import FakeClock
+    from kiothi_board.fleet.hub import FleetHub
+
+    hub = FleetHub("mqtt://127.0.0.1:9", clock=FakeClock())
+    pushed: list[dict[str, Any]] = []
+    hub.listeners.add(pushed.append)
+
+    def message(topic: str, payload: bytes) -> None:
+        hub._on_message(None, None, SimpleNamespace(topic=f"kiothi/v1/{topic}", payload=payload))
+
+    message("b1/status", b"online")
+    message("b2/status", b"offline")
+    assert [b["board"] for b in hub.boards()] == ["b1", "b2"]
+    message("b2/status", b"")  # mosquitto_pub -r -n: the retained status cleared
+    message("b2/info", b"")  # the others cleared after it do not bring it back
+    assert [b["board"] for b in hub.boards()] == ["b1"]
+    assert pushed[-1]["type"] == "boards" and len(pushed[-1]["boards"]) == 1

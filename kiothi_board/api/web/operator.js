@@ -34,6 +34,13 @@ const WORDS = {
   roles: { control: "you may play", spectator: "watching" },
   modes: { ai: "against the AI", two: "two players", demo: "AI against AI (demo)" },
   paces: { step: "step pace", flow: "flow pace", instant: "instant pace" },
+  noGame: "No game.",
+  over: "over",
+  toPlay: (side, turn) => `${side === "S" ? "South" : "North"} to play, turn ${turn}`,
+  strength: (name) => `AI strength ${name}`,
+  game: (id, what, state) => `Game ${id}: ${what} — ${state}`,
+  exhibitLevel: "Exhibition mode is on: visitors at the board play at the visitor level, chosen here by default.",
+  exhibitLights: (pct) => `Exhibition mode is on: the opening hours' schedule sets the brightness, now ${pct}% (exhibit.brightness in the config).`,
 };
 
 function fail(e) { toast(e.message, "err"); }
@@ -92,7 +99,6 @@ async function storeProblems() {
 }
 
 async function refresh(fill) {
-  storeProblems();
   try {
     const [{ settings }, { state }, { games }] = await Promise.all([
       client.request("settings.get"), client.request("state"), client.request("games.list", { limit: 10 }),
@@ -100,10 +106,7 @@ async function refresh(fill) {
     // The form is filled once per connection: refilling on every event would undo what
     // the operator is in the middle of choosing.
     if (fill === true) fillSettings(settings);
-    const line = state.stage === "none" ? "No game." :
-      `Game ${state.game_id}: ${state.settings.mode}, AI strength ${levelName(state.settings.level)}, ${state.settings.pace} pace — ` +
-      (state.stage === "over" ? "over" : `${state.position.to_move === "S" ? "South" : "North"} to play, turn ${state.position.ply + 1}`);
-    $("game-line").textContent = line;
+    $("game-line").textContent = gameLine(state);
     $("games").innerHTML = "";
     const current = state.game_id;
     for (const g of games) {
@@ -114,6 +117,36 @@ async function refresh(fill) {
       $("games").appendChild(tr);
     }
   } catch (e) { /* reconnecting */ }
+  storeProblems();  // after the form is filled: its requests must not delay that
+}
+
+function gameLine(state) {
+  // "Game 4: against the AI, AI strength 2 (Casual), step pace — South to play, turn 3".
+  if (state.stage === "none") return WORDS.noGame;
+  const s = state.settings;
+  const what = [WORDS.modes[s.mode] || s.mode];
+  if (s.mode !== "two") what.push(WORDS.strength(levelName(s.level)));
+  what.push(WORDS.paces[s.pace] || s.pace);
+  const now = state.stage === "over" ? WORDS.over : WORDS.toPlay(state.position.to_move, state.position.ply + 1);
+  return WORDS.game(state.game_id, what.join(", "), now);
+}
+
+// Exhibition mode: visitors get the visitor level, and the schedule sets the brightness,
+// so the form offers that level and shows the one brightness in force.
+async function applyExhibit(fill) {
+  let ex = null;
+  try { ex = (await client.request("exhibit")).exhibit; } catch (e) { ex = null; }
+  const on = !!(ex && ex.enabled);
+  $("exhibit-level").hidden = !on;
+  $("exhibit-lights").hidden = !on;
+  $("brightness").disabled = on;
+  if (!on) return;
+  $("exhibit-level").textContent = WORDS.exhibitLevel;
+  if (fill && levels.some((l) => l.level === "adaptive")) { $("level").value = "adaptive"; levelAbout(); }
+  const pct = Math.round(ex.brightness * 100);
+  $("brightness").value = pct;
+  $("bright-v").textContent = `${pct}%`;
+  $("exhibit-lights").textContent = WORDS.exhibitLights(pct);
 }
 
 client.on("open", (hello) => {
@@ -122,7 +155,7 @@ client.on("open", (hello) => {
   $("access-note").textContent = hello.role === "control" ? WORDS.control : hello.sim ? WORDS.watchSim : WORDS.watch;
   $("access-hint").textContent = hello.sim ? WORDS.codeHintSim : WORDS.codeHint;
   fillLevels(hello.levels);
-  refresh(true);
+  refresh(true).then(() => applyExhibit(true));
 });
 client.on("close", () => $("conn").classList.remove("up"));
 client.on("notice", (t) => toast(t, "warn"));
@@ -186,6 +219,6 @@ $("hint").onclick = () => act("hint", {}, "Hint asked for");
 $("check").onclick = () => act("check", {}, null);
 $("end").onclick = () => { if (confirm("End the game by agreement?")) act("end", {}, "Game ended"); };
 $("resign").onclick = () => { if (confirm("Resign for the side to move?")) act("resign", {}, "Resigned"); };
-$("save-lights").onclick = () => act("settings.set", {
-  palette: $("palette").value, brightness: Number($("brightness").value) / 100,
-}, "Lights applied");
+$("save-lights").onclick = () => act("settings.set", $("brightness").disabled
+  ? { palette: $("palette").value }  // the exhibition's schedule keeps the brightness
+  : { palette: $("palette").value, brightness: Number($("brightness").value) / 100 }, "Lights applied");

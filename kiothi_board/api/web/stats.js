@@ -117,7 +117,7 @@ async function loadStats() {
     sw.textContent = exhibit && exhibit.enabled ? "Switch exhibition mode off" : "Switch exhibition mode on";
     $s("exhibit-line").textContent = exhibit && exhibit.enabled
       ? `Exhibition: ${exhibit.phase}${exhibit.countdown !== null ? ` (${exhibit.countdown} s left)` : ""}, ` +
-        `${exhibit.open ? "open" : "closed"}${exhibit.quiet ? ", quiet hours" : ""}, brightness ${Math.round(exhibit.brightness * 100)}%`
+        `${exhibit.open ? "open" : "closed"}${exhibit.quiet ? ", quiet hours" : ""} (the brightness: under Lights)`
       : "Exhibition mode is off.";
     const args = $s("stats-day").value ? { from: $s("stats-day").value, to: $s("stats-day").value }
       : (exhibit ? { to: exhibit.day, days } : { from: iso(from), to: iso(to) });

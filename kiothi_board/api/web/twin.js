@@ -100,7 +100,8 @@ function buildBoard() {
     el.type = "button";
     el.className = `pit ${i < 10 ? "s" : "n"}`;
     el.dataset.pit = pitName(i);
-    el.innerHTML = `<span class="ring"></span><span class="count">0</span><span class="name">${pitName(i)}</span>`;
+    // The name before the count in the text (the label starts with both: "S6, 6 seeds, …").
+    el.innerHTML = `<span class="ring"></span><span class="name">${pitName(i)}</span> <span class="count">0</span>`;
     el.addEventListener("click", (ev) => {
       if (el.dataset.held === "1") { el.dataset.held = ""; return; }
       press(i, false);

@@ -14,6 +14,37 @@
     return e;
   }
 
+  let staff = true; // whether the dashboard was started with a staff token at all
+
+  // The page's words, together (one table to translate).
+  const WORDS = {
+    readOnly: "This dashboard is read-only: it was started without KIOTHI_FLEET_TOKEN, so staff actions are off (docs/fleet.md).",
+    signedIn: "Signed in: staff actions are on.",
+    lostBroker: "The dashboard lost the broker: boards show as unknown until it is back.",
+    sent: (action, board) => `${ACTION_WORDS[action] || action} sent to ${board}.`,
+    forgotten: (board) => `${board} is forgotten until it reports again.`,
+    heard: (s) => `${ago(s)} ago`,
+    labels: { uptime: "Up for", free_disk: "Free disk", status: "Status", clients: "Connections",
+      events: "Events sent", requests: "Requests", errors: "Errors", ai_core: "AI core",
+      exhibit: "Exhibition", cpu_temperature: "CPU temperature", input_faults: "Input faults",
+      phase: "Phase", enabled: "Mode", link: "Co-processor link", games: "Games",
+      started: "started", finished: "finished", abandoned: "abandoned", wrong: "Wrong presses",
+      hints: "Hints", restarts: "Restarts" },
+    events: { move: "a move", game_over: "game over", new_game: "a new game", wrong: "a wrong press",
+      hint: "a hint", capture: "a capture", settings: "settings changed", error: "an error",
+      position: "the position changed", guide: "the guide moved on", input: "a press",
+      health: "a health report" },
+  };
+  const ACTION_WORDS = { new_game: "New game", exhibit: "Exhibition mode", brightness: "Brightness", forget: "Forget" };
+
+  function ago(s) {
+    // One format everywhere: "4 s", "12 min", "2 h 5 min".
+    const t = Math.max(0, Math.round(s));
+    if (t < 60) return `${t} s`;
+    if (t < 3600) return `${Math.floor(t / 60)} min`;
+    return `${Math.floor(t / 3600)} h ${Math.floor((t % 3600) / 60)} min`;
+  }
+
   function say(text) { document.getElementById("message").textContent = text || ""; }
 
   function drawBoard(target, state) {
@@ -51,7 +82,8 @@
     const ex = (b.health && b.health.exhibit) || {};
     if (typeof ex.phase === "string") add("exhibition", ex.enabled ? ex.phase : "off");
     if (typeof ex.cpu_temperature === "number") add("CPU", ex.cpu_temperature.toFixed(0) + " °C");
-    if (b.age !== null && b.age !== undefined) add("heard", b.age + " s ago");
+    // The age the hub reported, plus the time since it came: it ticks between pushes.
+    if (b.age !== null && b.age !== undefined) add("heard", WORDS.heard(b.age + (performance.now() - b.got) / 1000));
     return f;
   }
 
@@ -69,11 +101,13 @@
       tileEls.set(b.board, t);
     }
     t.className = "tile " + b.status + (b.alerts.length ? " alert" : "");
-    t.setAttribute("aria-label", "board " + b.board + ", " + b.status);
+    // The tile's text is its accessible name (the board's name, status and facts); the
+    // mini board's bare numbers are left out of it.
     const head = el("div", "tile-head");
     head.appendChild(el("h2", "", b.board));
     head.appendChild(el("span", "status " + b.status, b.status));
     const board = el("div", "board");
+    board.setAttribute("aria-hidden", "true");
     drawBoard(board, b.state);
     const parts = [head, board, facts(b)];
     if (b.alerts.length) {
@@ -98,6 +132,17 @@
     if (open) fillDetail(boards.get(open));
   }
 
+  // Health and statistics for people: durations in h/min, bytes in GB, names in words.
+  function figure(key, v) {
+    if (key === "uptime" && typeof v === "number") return ago(v);
+    if (key === "free_disk" && typeof v === "number") return `${(v / 1e9).toFixed(1)} GB`;
+    if (key === "cpu_temperature" && typeof v === "number") return `${v.toFixed(0)} °C`;
+    if (key === "ai_core" && v && typeof v === "object") return String(v.core || "—");
+    if (key === "enabled" && typeof v === "boolean") return v ? "on" : "off";
+    if (typeof v === "boolean") return v ? "yes" : "no";
+    return readable(v);
+  }
+
   // A value for people: nested figures as "key value · key value", not raw JSON.
   function readable(v) {
     if (v === null || v === undefined) return "—";
@@ -106,7 +151,7 @@
     const parts = [];
     for (const [k, x] of Object.entries(v)) {
       if (x === null || x === undefined) continue;
-      parts.push(k + " " + (typeof x === "object" && !Array.isArray(x) ? "{…}" : readable(x)));
+      parts.push((WORDS.labels[k] || k) + " " + (typeof x === "object" && !Array.isArray(x) ? "…" : figure(k, x)));
     }
     return parts.join(" · ") || "—";
   }
@@ -114,8 +159,8 @@
   function dl(target, obj) {
     target.replaceChildren();
     for (const [k, v] of Object.entries(obj || {})) {
-      target.appendChild(el("dt", "", k));
-      target.appendChild(el("dd", "", readable(v)));
+      target.appendChild(el("dt", "", WORDS.labels[k] || k));
+      target.appendChild(el("dd", "", figure(k, v)));
     }
   }
 
@@ -126,11 +171,19 @@
     dl(document.getElementById("detail-health"), b.health);
     dl(document.getElementById("detail-stats"), (b.stats && b.stats.today) || b.stats);
     const ev = document.getElementById("detail-events");
-    ev.replaceChildren(...b.events.slice(-10).reverse().map((e) => el("li", "", e.event + (e.pit ? " " + e.pit : ""))));
+    ev.replaceChildren(...b.events.slice(-10).reverse().map((e) => el("li", "", eventWords(e))));
     const link = document.getElementById("detail-twin");
     link.hidden = !(b.info && b.info.web);
     if (b.info && b.info.web) link.href = b.info.web;
     document.querySelector(".actions.staff").hidden = role !== "control";
+    // A retired board stays on the dashboard until forgotten (it is not online any more).
+    document.getElementById("forget-row").hidden = role !== "control" || b.status === "online";
+  }
+
+  function eventWords(e) {
+    const what = WORDS.events[e.event] || String(e.event || "an event").replace(/_/g, " ");
+    const pit = e.pit ? ` (${e.pit})` : "";
+    return what.charAt(0).toUpperCase() + what.slice(1) + pit;
   }
 
   function showDetail(name) {
@@ -165,12 +218,16 @@
     if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(msg));
   }
 
+  document.getElementById("forget").addEventListener("click", () => {
+    send({ action: "forget", board: open });
+  });
+
   function setRole(r) {
     role = r;
     const badge = document.getElementById("role");
     badge.textContent = r === "control" ? "staff" : "read-only";
     badge.className = "badge " + r;
-    document.getElementById("login").hidden = r === "control";
+    document.getElementById("login").hidden = r === "control" || !staff;
     if (open) fillDetail(boards.get(open));
   }
 
@@ -184,21 +241,28 @@
     };
     ws.onmessage = (m) => {
       const msg = JSON.parse(m.data);
+      const got = performance.now();
       if (msg.type === "boards") {
         boards.clear();
-        for (const b of msg.boards) boards.set(b.board, b);
+        for (const b of msg.boards) boards.set(b.board, { ...b, got });
+        if (msg.staff === false) { staff = false; say(WORDS.readOnly); }
         if (msg.role) setRole(msg.role);
-        if (msg.broker === false) say("The dashboard lost the broker: boards show as unknown until it is back.");
+        if (msg.broker === false) say(WORDS.lostBroker);
         if (msg.broker === true) say("");
         render();
       } else if (msg.type === "board") {
-        boards.set(msg.board.board, msg.board);
+        boards.set(msg.board.board, { ...msg.board, got });
         render();
       } else if (msg.type === "role") {
         setRole(msg.role);
-        say("Signed in: staff actions are on.");
+        say(WORDS.signedIn);
+      } else if (msg.type === "forgotten") {
+        boards.delete(msg.board);
+        if (open === msg.board) document.getElementById("detail").close();
+        render();
+        say(WORDS.forgotten(msg.board));
       } else if (msg.type === "sent") {
-        say(msg.action + " sent to " + msg.board + ".");
+        say(WORDS.sent(msg.action, msg.board));
       } else if (msg.type === "error") {
         say(msg.message);
       }
@@ -206,4 +270,6 @@
   }
   setRole("spectator");
   connect();
+  // "heard … ago" ticks between pushes.
+  setInterval(() => { if (boards.size) render(); }, 1000);
 })();
