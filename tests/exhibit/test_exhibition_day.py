@@ -188,6 +188,8 @@ def test_operator_page_charts_the_day(day: tuple[Day, float]) -> None:
         page.set_default_timeout(WAIT_MS)
         errors: list[str] = []
         page.on("pageerror", lambda e: errors.append(str(e)))
+        # The staff read English (the board may still speak the last visitor's language).
+        page.add_init_script("localStorage.setItem('kiothi-lang', 'en')")
         page.goto(d.board.web_url + "operator")
         wait_js(
             page, "document.querySelector('#stats-summary').textContent.includes('for staff')"
