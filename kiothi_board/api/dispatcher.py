@@ -47,6 +47,7 @@ from kiothi_board.api.service import BoardService
 from kiothi_board.api.session import ClientSession, RateLimiter
 from kiothi_board.clock import Clock, SystemClock
 from kiothi_board.errors import KiothiError, StoreError
+from kiothi_board.i18n import DEFAULT_LANGUAGE, has_words, localize
 
 STORE_LOG_SECONDS = 60.0
 """A store that cannot write (a full disk) fails every request that writes: one log line a
@@ -94,13 +95,18 @@ class Dispatcher(CommandHandlers):
         access: AccessPolicy | None = None,
         budget: int = DEFAULT_BUDGET,
         max_reply: int = DEFAULT_MAX_REPLY,
+        languages: tuple[str, ...] = (DEFAULT_LANGUAGE,),
     ) -> None:
         """Listen to `service`'s events; see the class docstring for the rest.
 
         `access` decides who may control (kiothi_board/api/access.py); `budget` is each
         client's byte budget and `max_reply` the largest reply (kiothi_board/api/budget.py).
+        `languages` are the ones the venue enabled, its default first: a session that chose
+        none (`hello` `lang`) reads the board's current one (a `language` event changes it).
         """
         self.service = service
+        self.languages = languages
+        self.language = languages[0]
         self._clock = clock or SystemClock()
         self.access = access or AccessPolicy(token=token, clock=self._clock, addresses=())
         self.budget = budget
@@ -247,13 +253,16 @@ class Dispatcher(CommandHandlers):
                 body["game_id"] = body.pop("id")
             with self._hub_lock:
                 self._seq += 1
+                if kind == "language":
+                    self.language = str(body.get("lang", self.language))
                 message = {"event": kind, "seq": self._seq, **body}
-                line = encode(message)
+                lines = _WordedEvent(message, self.language)
                 # Under the lock, so every subscriber queues events in seq order.
                 for session in self._sessions.values():
                     if kind in session.topics:
-                        session.outbox.put(line)
+                        session.outbox.put(lines.get(session.lang))
                 taps = list(self._taps)
+            message, line = lines.board()
             for tap in taps:
                 tap(kind, message, line)
         except Exception:  # a listener that raises would break the controller's emit
@@ -304,6 +313,7 @@ class Dispatcher(CommandHandlers):
         """
         reply = self._reply(session, line)
         if reply is not None:
+            reply = localize(reply, session.lang or self.language)  # words in its language
             encoded = encode(reply)
             if len(encoded) > self.max_reply:
                 reply = error_reply(
@@ -446,6 +456,28 @@ class Dispatcher(CommandHandlers):
         return self.health()
 
 
+class _WordedEvent:
+    """An event encoded once per language its readers chose (once if it has no words)."""
+
+    def __init__(self, message: dict[str, Any], board: str) -> None:
+        self.message = message
+        self.default = board
+        self.words = has_words(message)
+        self._made: dict[str | None, bytes] = {}
+
+    def get(self, lang: str | None) -> bytes:
+        key = (lang or self.default) if self.words else None
+        line = self._made.get(key)
+        if line is None:
+            line = self._made[key] = encode(localize(self.message, key) if key else self.message)
+        return line
+
+    def board(self) -> tuple[dict[str, Any], bytes]:
+        """The event in the board's language, for taps (MQTT, Redis)."""
+        message = localize(self.message, self.default) if self.words else self.message
+        return message, self.get(None)
+
+
 _HANDLERS: dict[str, Callable[[Dispatcher, ClientSession, Args], dict[str, Any]]] = {
     "hello": Dispatcher._hello,
     "auth": Dispatcher._auth,
@@ -469,4 +501,5 @@ _HANDLERS: dict[str, Callable[[Dispatcher, ClientSession, Args], dict[str, Any]]
     "resign": Dispatcher._resign,
     "end": Dispatcher._end,
     "check": Dispatcher._check,
+    "lang": Dispatcher._lang,
 }

@@ -16,6 +16,7 @@ from typing import Any
 
 from kiothi_board.controller.events import Select, Undo
 from kiothi_board.controller.game import expected_board
+from kiothi_board.controller.language import picture
 from kiothi_board.controller.notices import (
     Applied,
     Changed,
@@ -24,6 +25,7 @@ from kiothi_board.controller.notices import (
     HintReady,
     Idle,
     Inputted,
+    LanguageChanged,
     Notice,
     Started,
     Wrong,
@@ -127,6 +129,10 @@ class Presenter:
             case Failure(message):
                 self._said = (message, now + SAY_SECONDS)
                 self._said_hint = False
+            case LanguageChanged():
+                self._overlays = [o for o in self._overlays if o.cue != Cue.WIN]
+                self._overlays.extend(picture(notice, now))
+                return [notice, self.guided()]
         return [notice]
 
     def guided(self) -> Guided:
