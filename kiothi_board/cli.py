@@ -121,6 +121,12 @@ def _doctor(argv: list[str]) -> int | None:
     return main(argv)
 
 
+def _i18n(argv: list[str]) -> int | None:
+    from kiothi_board.tools.i18n import main
+
+    return main(argv)
+
+
 def _firmware(argv: list[str]) -> int | None:
     from kiothi_board.tools.firmware import main
 
@@ -137,6 +143,7 @@ _DELEGATED: dict[str, tuple[Command, str]] = {
     "bom": (_bom, "bill of materials and LED power budget"),
     "doctor": (_doctor, "self-test: pins, store, link, LEDs, each pit"),
     "firmware": (_firmware, "firmware install: copy it to a Pico"),
+    "i18n": (_i18n, "message catalogs: extract, update, compile, check"),
     "leds": (_leds, "leds off: blank the LED rings (run by the service)"),
     "guide-pictures": (
         _guide_pictures,

@@ -28,6 +28,7 @@ from kiothi_board.config_tables import (
 from kiothi_board.errors import ConfigError
 from kiothi_board.hardware.pinmap import load_map
 from kiothi_board.hardware.registry import LED_OUTPUTS, PIT_INPUTS
+from kiothi_board.i18n import DEFAULT_LANGUAGE, available
 
 Check = Callable[[Any], str | None]  # returns the reason a value is bad, or None
 
@@ -87,6 +88,21 @@ def _pin_list(length: int | None = None, max_length: int | None = None) -> Check
         return None
 
     return check
+
+
+def _language(value: Any) -> str | None:
+    if value in available():
+        return None
+    return f"has no catalog; the board speaks {', '.join(available())} (docs/translating.md)"
+
+
+def _language_list(value: Any) -> str | None:
+    if not all(isinstance(v, str) for v in value):
+        return "must be a list of language codes"
+    bad = [v for v in value if v not in available()]
+    if bad:
+        return f"{bad[0]!r} has no catalog; the board speaks {', '.join(available())}"
+    return "lists a language twice" if len(set(value)) != len(value) else None
 
 
 def _strings(value: Any) -> str | None:
@@ -169,6 +185,7 @@ def api_settings(config: Config, *, sim: bool) -> dict[str, Any]:
     out["serial"] = tuple(out["serial"])
     out["host_names"] = tuple(out["host_names"])
     out["sim"] = sim
+    out["languages"] = config.board.enabled_languages
     return out
 
 
@@ -207,6 +224,15 @@ SCHEMA: dict[str, dict[str, Key]] = {
         "debounce_ms": Key((int, float), 20, between(0, 500)),
         "hold_s": Key((int, float), 1.0, between(0.2, 10)),
         "stuck_s": Key((int, float), 30.0, between(1, 3600)),
+        "language": Key(
+            (str,), DEFAULT_LANGUAGE, _language, "the board's words: en, sw, fr, de (a venue's own)"
+        ),
+        "languages": Key(
+            (list,),
+            [],
+            _language_list,
+            "the languages visitors may switch to (S9+S10, the page's button); [] = language only",
+        ),
     },
     "leds": {
         "output": Key(
@@ -386,6 +412,12 @@ def validate(data: Mapping[str, Any], source: str = "<defaults>") -> Config:
                     raise ConfigError(f"{source}: {name}.{key} = {shown}: {reason}")
             values[key] = value
         sections[name] = values
+    board = sections["board"]
+    if board["languages"] and board["language"] not in board["languages"]:
+        raise ConfigError(
+            f"{source}: board.languages = {board['languages']!r}: must include board.language "
+            f"({board['language']!r}), the venue's default"
+        )
     return Config(sections, source)
 
 

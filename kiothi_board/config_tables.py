@@ -35,6 +35,14 @@ class BoardConfig:
     debounce_ms: float = 20.0
     hold_s: float = 1.0
     stuck_s: float = 30.0
+    language: str = "en"
+    languages: tuple[str, ...] = ()
+
+    @property
+    def enabled_languages(self) -> tuple[str, ...]:
+        """The languages visitors may switch between, the venue's default first."""
+        rest = tuple(c for c in self.languages if c != self.language)
+        return (self.language, *rest)
 
 
 @dataclass(frozen=True, slots=True)

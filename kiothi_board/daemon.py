@@ -172,6 +172,7 @@ class Daemon:
             director=self.exhibition.director,
             tick_hz=self.config.daemon.tick_hz,
             ticking=self.fake is None,  # on fake time only sim.advance ticks
+            languages=self.config.board.enabled_languages,
         )
         loop = board.loop
         self.exhibition.measure(loop.ask, loop.ticks, loop.frames)

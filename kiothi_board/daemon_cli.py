@@ -22,6 +22,7 @@ from kiothi_board.daemon import Daemon
 from kiothi_board.errors import ConfigError, DriverFallback, KiothiError
 from kiothi_board.hardware.fakes import FakePitInput
 from kiothi_board.helptext import DefaultsFormatter
+from kiothi_board.i18n import Msg
 
 if TYPE_CHECKING:
     from kiothi_board.sim import SimKeys, TerminalView
@@ -57,7 +58,7 @@ def _sim_keys(daemon: Daemon, keys: SimKeys, key: str) -> None:
             case ("command", str(command)):
                 board.run(command)  # the session's command table, as gestures use
     except KiothiError as exc:
-        keys.said = str(exc)  # shown under the board, in words
+        keys.said = exc.args[0] if exc.args and isinstance(exc.args[0], Msg) else str(exc)
         log.info("key %r: %s (stage %s)", key, exc, board.glance().stage)
 
 
@@ -200,12 +201,14 @@ def screen(daemon: Daemon, keys: SimKeys, play_url: str | None) -> str:
     state["url"] = play_url
     if play_url is not None:  # the view is a terminal: the access code may show
         state["url"] = f"{play_url}\n{operator_line(daemon, True)}"
-    state["said"] = keys.prompt or keys.said or state.get("said")
+    if keys.prompt or keys.said:  # a question or a refused key: the terminal's own words
+        state.update(said=keys.prompt or keys.said, said_kind="prompt")
     state["help"] = keys.help
     director = daemon.exhibition.director
     if director.pictured():
         state = exhibit_state(state, director.status())
-    return render_board(daemon.board.loop.shown, state, shutil.get_terminal_size().columns)
+    columns = shutil.get_terminal_size().columns
+    return render_board(daemon.board.loop.shown, state, columns, daemon.controller.language.current)
 
 
 def _traced(daemon: Daemon, draw: OnTick | None) -> OnTick:

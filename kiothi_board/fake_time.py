@@ -93,6 +93,7 @@ class FakeTime:
             "mode": settings.mode,
             "humans": [s.letter for s in settings.humans],
             "ply": None if position is None else position.ply,
+            "lang": self._board.controller.language.current,
         }
 
     def press(self, pit: int) -> None:
@@ -102,6 +103,13 @@ class FakeTime:
     def hold(self, pit: int, seconds: float) -> None:
         """A visitor's hold of `seconds`."""
         self._board.loop.ask(lambda: self._on_hands(lambda: self._hands.hold(pit, seconds)))
+
+    def chord(self, first: int, second: int, seconds: float) -> None:
+        """A visitor holding two pits together for `seconds` (S9+S10: the next language)."""
+
+        self._board.loop.ask(
+            lambda: self._on_hands(lambda: self._hands.chord(first, second, seconds))
+        )
 
     def _on_hands(self, act: Callable[[], None]) -> None:
         act()

@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, TextIO
 
 from kiothi_board.hardware.protocols import RGB
+from kiothi_board.i18n import localize, tr
 from kiothi_board.rules import pit_name
 
 SOUTH_KEYS = "1234567890"
@@ -41,7 +42,7 @@ COMMANDS = {
     "g": "tutorial",
     "?": "help",
 }
-HELP = (
+HELP = tr(
     "keys: 1…0 = S1…S10, q…p = N10…N1, shifted (or . then the key) = hold · h hint · "
     "z undo · c check · a agree · x resign · n new game · g tutorial · space pause · "
     "v walk · ? help · Ctrl-C quit"
@@ -66,9 +67,15 @@ def ring_lines(ring: Sequence[RGB]) -> tuple[str, str]:
     return top + "\x1b[0m", bottom + "\x1b[0m"
 
 
-def render_board(frame: Sequence[Sequence[RGB]], state: dict[str, Any], columns: int = 100) -> str:
+def render_board(
+    frame: Sequence[Sequence[RGB]],
+    state: dict[str, Any],
+    columns: int = 100,
+    lang: str | None = None,
+) -> str:
     """The whole screen for a frame and a controller state (pure, for tests too); the
-    lines of words wrap at words to `columns`."""
+    lines of words wrap at words to `columns`, in `lang` (English by default)."""
+    state = localize(state, lang)
     board = state.get("board") or [0] * 20
     expect = state.get("expect")
     width = (len(frame[0]) + 1) // 2 if frame else 8
@@ -96,17 +103,24 @@ def render_board(frame: Sequence[Sequence[RGB]], state: dict[str, Any], columns:
     captured = pos.get("captured", [0, 0])
     cols = max(40, columns)
     status = [_styled("1", state.get("instruction") or "", cols)]
-    if state.get("said"):
-        status.append(_styled("38;2;255;140;140", state["said"], cols))
-    if state.get("stage") not in (None, "none"):  # the instruction says who is to move
+    if state.get("said"):  # a hint's reason in the hint's yellow, a wrong press in red
+        hint = state.get("said_kind") == "hint"
         status.append(
-            f"Game {state.get('game_id')} · captured: South {captured[0]}, North {captured[1]}"
+            _styled("38;2;255;220;90" if hint else "38;2;255;140;140", state["said"], cols)
         )
+    if state.get("stage") not in (None, "none"):  # the instruction says who is to move
+        line = tr(
+            "Game {game} · captured: South {south}, North {north}",
+            game=state.get("game_id"),
+            south=captured[0],
+            north=captured[1],
+        )
+        status.append(line.render(lang))
     if state.get("url"):
-        status.append(f"web twin: {state['url']}")
+        status.append(tr("web twin: {url}", url=state["url"]).render(lang))
     if state.get("help"):
-        status.append(_styled("38;2;140;200;255", HELP_LONG, cols))
-    return "\n".join([*lines, "", *status, *textwrap.wrap(HELP, cols)])
+        status.append(_styled("38;2;140;200;255", HELP_LONG.render(lang), cols))
+    return "\n".join([*lines, "", *status, *textwrap.wrap(HELP.render(lang), cols)])
 
 
 def _styled(sgr: str, text: str, columns: int) -> str:
@@ -132,29 +146,29 @@ def exhibit_state(state: dict[str, Any], exhibit: dict[str, Any]) -> dict[str, A
     return out
 
 
-ASK_NEW = (
+ASK_NEW = tr(
     "Start a new game? Press y to confirm (this game is stored as abandoned); "
     "any other key keeps playing."
 )
-ASK_RESIGN = (
+ASK_RESIGN = tr(
     "Resign? Press y to confirm: the player to move resigns and the other wins (R13); "
     "any other key keeps playing."
 )
-ASK_RESIGN_AI = (
+ASK_RESIGN_AI = tr(
     "Resign? Press y to confirm: you resign and the AI wins (R13); any other key keeps playing."
 )
-ASK_AGREE = (
+ASK_AGREE = tr(
     "End by agreement? Press y to confirm: each player takes the seeds left in their own "
     "row and the higher count wins (R13); any other key keeps playing."
 )
-ASK_AGREE_AI = (
+ASK_AGREE_AI = tr(
     "End by agreement with the AI? It always agrees. Press y to confirm: each of you takes "
     "the seeds left in your own row and the higher count wins (R13); any other key keeps "
     "playing."
 )
-NO_GAME = "No game in play: hold any pit (Shift with its key) or press n to start one."
+NO_GAME = tr("No game in play: hold any pit (Shift with its key) or press n to start one.")
 _IN_GAME = frozenset({"hint", "undo", "check", "end", "resign", "walk", "pause"})
-HELP_LONG = (
+HELP_LONG = tr(
     "Keys: 1…0 press S1…S10 (your row, left to right); q…p press N10…N1 (the far row as "
     "you see it); Shift with a key holds that pit, or `.` then the key on any keyboard (a "
     "hold passes in the opening, confirms a board set back, starts a game when none is on). "

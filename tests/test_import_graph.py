@@ -22,6 +22,7 @@ FLOORS: dict[str, int] = {
     "kiothi_board.clock": 0,
     "kiothi_board.frame": 0,
     "kiothi_board.listeners": 0,
+    "kiothi_board.i18n": 0,  # the words: message values and catalogs (stdlib gettext only)
     "kiothi_board.rules": 0,
     "kiothi_board.native": 0,
     "kiothi_board.ai": 1,
@@ -150,7 +151,7 @@ def documented_floors() -> dict[str, int]:
     section = DOC.read_text("utf-8").split("## The floors", 1)[1].split("\n## ", 1)[0]
     out: dict[str, int] = {}
     for floor, rooms in re.findall(r"(?m)^\| (\d+) \| (.*) \|$", section):
-        for room in re.findall(r"`([a-z_]+(?:/[a-z_]+)*(?:\.py|/))`", rooms):
+        for room in re.findall(r"`([a-z_][a-z0-9_]*(?:/[a-z0-9_]+)*(?:\.py|/))`", rooms):
             out["kiothi_board." + room.removesuffix("/").removesuffix(".py").replace("/", ".")] = (
                 int(floor)
             )

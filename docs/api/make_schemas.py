@@ -174,6 +174,7 @@ common = {
                 "ai_to_move": {"type": "boolean"},
                 "instruction": {"type": "string"},
                 "said": {"type": ["string", "null"]},
+                "said_kind": {"enum": [None, "hint", "wrong"]},
                 "tutorial": {"enum": [None, "opening", "their-opening", "move", "play-on", "done"]},
                 "restore": {
                     "type": ["object", "null"],
@@ -295,6 +296,20 @@ def args(props, required=()):
 topics = list(TOPICS)
 secret = {"type": "string", "minLength": 1, "maxLength": 256}
 ticket = {"type": "string", "minLength": 16}
+lang = {"type": "string", "pattern": "^[a-z]{2,3}(_[A-Z]{2})?$"}
+languages = {
+    "lang": lang,
+    "board_lang": lang,
+    "languages": {
+        "type": "array",
+        "items": {
+            "type": "object",
+            "required": ["code", "name"],
+            "additionalProperties": False,
+            "properties": {"code": lang, "name": {"type": "string"}},
+        },
+    },
+}
 cmds = {
     "hello": (
         args(
@@ -303,6 +318,7 @@ cmds = {
                 "pin": secret,
                 "ticket": secret,
                 "client": {"type": "string", "minLength": 1, "maxLength": 64},
+                "lang": lang,
             }
         ),
         {
@@ -359,7 +375,16 @@ cmds = {
                     },
                 },
                 "ticket": ticket,
+                **languages,
             },
+        },
+    ),
+    "lang": (
+        args({"lang": lang}),
+        {
+            "type": "object",
+            "required": ["lang", "board_lang", "languages"],
+            "properties": languages,
         },
     ),
     "auth": (  # exactly one secret
@@ -682,6 +707,11 @@ events = {
     ),
     "error": ev("error", {"message": {"type": "string"}}, ["message"]),
     "settings": ev("settings", {"settings": ref("settings")}, ["settings"]),
+    "language": ev(
+        "language",
+        {"lang": lang, "index": {"type": "integer", "minimum": 0}},
+        ["lang", "index"],
+    ),
     "frame": ev(
         "frame",
         {"leds_per_ring": {"type": "integer", "minimum": 1}, "frame": ref("frame")},

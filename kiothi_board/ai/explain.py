@@ -5,19 +5,20 @@ capture 5")."""
 from __future__ import annotations
 
 from kiothi_board.ai.search import SearchResult
+from kiothi_board.i18n import Msg, joined, tr, trn, trp
 from kiothi_board.rules import Position, Side, owner, pit_name, trace_move
 
-SIDE_NAMES = {Side.S: "South", Side.N: "North"}
+SIDE_NAMES = {Side.S: trp("side", "South"), Side.N: trp("side", "North")}
 
 
-def _relays(n: int) -> str:
+def _relays(n: int) -> Msg:
     if n == 0:
-        return "lands"
+        return tr("lands")
     if n == 1:
-        return "relays once and lands"
+        return tr("relays once and lands")
     if n == 2:
-        return "relays twice and lands"
-    return f"relays {n} times and lands"
+        return tr("relays twice and lands")
+    return tr("relays {n} times and lands", n=n)
 
 
 def _best_capture(position: Position, side: Side) -> int:
@@ -27,38 +28,55 @@ def _best_capture(position: Position, side: Side) -> int:
     return max((k[3] for k in kids), default=0)
 
 
-def beginner_reason(position: Position, move: int) -> str:
+def beginner_reason(position: Position, move: int) -> Msg:
     """Why `move` is a good move, in one sentence a beginner understands."""
     me = position.to_move
     them = SIDE_NAMES[me.other]
     trace = trace_move(position.board, position.sown, me, move, position.variant)
     land = pit_name(trace.landing)
-    head = f"{pit_name(move)} {_relays(trace.relays)}"
+    head = {"pit": pit_name(move), "lands": _relays(trace.relays), "land": land, "them": them}
     if owner(trace.landing) == me and trace.crossed:
         n = trace.captured
         chain = sum(c.seeds for c in trace.captures if c.rule == "R9 chain")
-        tail = f" ({chain} of them from the chain along {them}'s row)" if chain else ""
-        return f"{head} in your empty {land} after crossing: you capture {n}{tail}."
+        if chain:
+            return tr(
+                "{pit} {lands} in your empty {land} after crossing: you capture {n} "
+                "({chain} of them from the chain along {them}'s row).",
+                n=n,
+                chain=chain,
+                **head,
+            )
+        return tr(
+            "{pit} {lands} in your empty {land} after crossing: you capture {n}.", n=n, **head
+        )
     if owner(trace.landing) == me:
-        where = f"{head} in your empty {land} without crossing {them}'s row"
+        where = tr("{pit} {lands} in your empty {land} without crossing {them}'s row", **head)
     else:
-        where = f"{head} in {them}'s empty {land}"
+        where = tr("{pit} {lands} in {them}'s empty {land}", **head)
+    return tr("{where}: {why}.", where=where, why=_why(position, move, them))
+
+
+def _why(position: Position, move: int, them: Msg) -> Msg:
+    me = position.to_move
     threat_now = _best_capture(position, me.other)
     after = position.play(move)
     threat_after = 0 if after.over else _best_capture(after, me.other)
     if threat_now > threat_after:
-        why = f"no capture, but it spoils {them}'s capture of {threat_now}"
-    elif threat_after == 0:
-        why = f"no capture, and {them} has none next move"
-    else:
-        why = f"no capture, and it leaves {them} the smallest capture it can ({threat_after})"
-        least = min(
-            (_best_capture(p, me.other) for p in _replies(position)),
-            default=threat_after,
+        return tr("no capture, but it spoils {them}'s capture of {n}", them=them, n=threat_now)
+    if threat_after == 0:
+        return tr("no capture, and {them} has none next move", them=them)
+    least = min((_best_capture(p, me.other) for p in _replies(position)), default=threat_after)
+    if least < threat_after:
+        return tr(
+            "no capture; {them} can then capture {n}, but it builds for later",
+            them=them,
+            n=threat_after,
         )
-        if least < threat_after:
-            why = f"no capture; {them} can then capture {threat_after}, but it builds for later"
-    return f"{where}: {why}."
+    return tr(
+        "no capture, and it leaves {them} the smallest capture it can ({n})",
+        them=them,
+        n=threat_after,
+    )
 
 
 def _replies(position: Position) -> list[Position]:
@@ -71,26 +89,31 @@ def _replies(position: Position) -> list[Position]:
     return out
 
 
-def explain_move(position: Position, move: int, res: SearchResult) -> str:
+def explain_move(position: Position, move: int, res: SearchResult) -> Msg:
     """One or two sentences on why `move` is recommended, from the search's figures."""
     me = position.to_move
     board, sown, side = position.packed
     r = position.engine.sow(board, sown, side, move)
     gain = r[2] if r is not None else 0
-    parts = [f"{me.letter} sows {pit_name(move)}"]
+    parts: list[object] = [tr("{side} sows {pit}", side=me.letter, pit=pit_name(move))]
     if gain:
-        parts.append(f"capturing {gain} seed{'s' if gain != 1 else ''} at once")
+        parts.append(trn("capturing {n} seed at once", "capturing {n} seeds at once", gain))
     base = position.captured[me] - position.captured[me.other]
     margin = base + res.score / 100
     if res.exact:
-        parts.append(f"solved to the end: final margin {margin:+.0f} seeds")
+        parts.append(tr("solved to the end: final margin {margin} seeds", margin=f"{margin:+.0f}"))
     else:
-        parts.append(f"search depth {res.depth} expects a margin of {margin:+.1f} seeds")
+        parts.append(
+            tr(
+                "search depth {depth} expects a margin of {margin} seeds",
+                depth=res.depth,
+                margin=f"{margin:+.1f}",
+            )
+        )
     if len(res.pv) > 1:
-        parts.append("main line " + " ".join(pit_name(p) for p in res.pv[:8]))
+        parts.append(tr("main line {pits}", pits=" ".join(pit_name(p) for p in res.pv[:8])))
     if len(res.root_scores) > 1:
         runner = res.root_scores[1]
-        parts.append(
-            f"next best {pit_name(runner[0])} (at most {(base * 100 + runner[1]) / 100:+.1f})"
-        )
-    return "; ".join(parts) + "."
+        best = f"{(base * 100 + runner[1]) / 100:+.1f}"
+        parts.append(tr("next best {pit} (at most {score})", pit=pit_name(runner[0]), score=best))
+    return tr("{parts}.", parts=joined(parts, "; "))

@@ -53,6 +53,7 @@ class ApiConfig:
     auth_burst: float = 5.0
     auth_global_rate: float = 10.0
     auth_daily: float = 5000.0
+    languages: tuple[str, ...] = ("en",)  # from [board]: the venue's, its default first
 
     @classmethod
     def from_mapping(cls, data: Mapping[str, Any]) -> ApiConfig:
@@ -67,6 +68,8 @@ class ApiConfig:
             kwargs["serial"] = (serial,) if isinstance(serial, str) else tuple(serial)
         if "host_names" in kwargs:
             kwargs["host_names"] = tuple(kwargs["host_names"])
+        if "languages" in kwargs:
+            kwargs["languages"] = tuple(kwargs["languages"])
         try:
             return cls(**kwargs)
         except TypeError as exc:

@@ -30,6 +30,7 @@ from kiothi_board.errors import (
 from kiothi_board.frame import Frame
 from kiothi_board.guide import PALETTES
 from kiothi_board.hardware.protocols import Frame as FrameLike
+from kiothi_board.i18n import LANGUAGE_NAMES, available
 from kiothi_board.rules import pit_name
 
 __all__ = [
@@ -54,6 +55,7 @@ TOPICS: tuple[str, ...] = (
     "hint",
     "error",
     "settings",
+    "language",
     "frame",
 )
 """Event types a client may subscribe to (`overflow` is always sent)."""
@@ -115,6 +117,7 @@ COMMANDS: tuple[str, ...] = (
     "games.list",
     "games.get",
     "health",
+    "lang",
     *sorted(CONTROL_COMMANDS),
 )
 
@@ -139,16 +142,21 @@ class CommandHandlers:
     _hub_lock: threading.Lock
     _health: dict[str, Callable[[], Any]]
     _seq: int
+    language: str
+    languages: tuple[str, ...]
 
     def _hello(self, session: ClientSession, a: Args) -> dict[str, Any]:
         secrets_ = {k: a.opt_text(k, 256) for k in ("token", "pin", "ticket")}
         client = a.opt_text("client", 64)
+        lang = a.opt_choice("lang", available())
         a.done()
         ticket = None
         if any(secrets_.values()):
             ticket = self._authorize(session, **secrets_)
         if client is not None:
             session.client = client
+        if lang is not None:
+            session.lang = lang
         extra = {} if ticket is None else {"ticket": ticket}
         return extra | {
             "protocol": PROTOCOL,
@@ -172,7 +180,23 @@ class CommandHandlers:
             },
             "limits": {"max_line": self.max_line, "rate": self._rate, "burst": self._burst},
             "levels": [dict(c) for c in LEVEL_CHOICES],
+            **self._languages(session),
         }
+
+    def _languages(self, session: ClientSession) -> dict[str, Any]:
+        """The session's language, the board's, and those the venue enabled (with names)."""
+        return {
+            "lang": session.lang or self.language,
+            "board_lang": self.language,
+            "languages": [{"code": c, "name": LANGUAGE_NAMES.get(c, c)} for c in self.languages],
+        }
+
+    def _lang(self, session: ClientSession, a: Args) -> dict[str, Any]:
+        """`lang` {"lang": "de"}: this session's words in German; {} follows the board again."""
+        lang = a.opt_choice("lang", available())
+        a.done()
+        session.lang = lang
+        return self._languages(session)
 
     def _capabilities(self) -> list[str]:
         caps = ["events", "frames", "games", "settings", "press"]

@@ -46,7 +46,12 @@ from kiothi_board.api.protocol import (
 from kiothi_board.api.service import BoardService
 from kiothi_board.api.session import ClientSession, RateLimiter
 from kiothi_board.clock import Clock, SystemClock
-from kiothi_board.errors import KiothiError
+from kiothi_board.errors import KiothiError, StoreError
+from kiothi_board.i18n import DEFAULT_LANGUAGE, has_words, localize
+
+STORE_LOG_SECONDS = 60.0
+"""A store that cannot write (a full disk) fails every request that writes: one log line a
+minute says how many, instead of a traceback each."""
 
 _Checked = tuple[Any, str, dict[str, Any], Any]
 """A well-formed request: id, command, arguments, and the added command's entry (or None)."""
@@ -90,13 +95,18 @@ class Dispatcher(CommandHandlers):
         access: AccessPolicy | None = None,
         budget: int = DEFAULT_BUDGET,
         max_reply: int = DEFAULT_MAX_REPLY,
+        languages: tuple[str, ...] = (DEFAULT_LANGUAGE,),
     ) -> None:
         """Listen to `service`'s events; see the class docstring for the rest.
 
         `access` decides who may control (kiothi_board/api/access.py); `budget` is each
         client's byte budget and `max_reply` the largest reply (kiothi_board/api/budget.py).
+        `languages` are the ones the venue enabled, its default first: a session that chose
+        none (`hello` `lang`) reads the board's current one (a `language` event changes it).
         """
         self.service = service
+        self.languages = languages
+        self.language = languages[0]
         self._clock = clock or SystemClock()
         self.access = access or AccessPolicy(token=token, clock=self._clock, addresses=())
         self.budget = budget
@@ -118,6 +128,8 @@ class Dispatcher(CommandHandlers):
         self.requests = 0
         self.errors = 0
         self.dropped = 0  # malformed lines over a client's rate, dropped unanswered
+        self._store_failures = 0
+        self._store_logged = -STORE_LOG_SECONDS
         self._closed = False
         service.add_listener(self.publish)
 
@@ -241,13 +253,16 @@ class Dispatcher(CommandHandlers):
                 body["game_id"] = body.pop("id")
             with self._hub_lock:
                 self._seq += 1
+                if kind == "language":
+                    self.language = str(body.get("lang", self.language))
                 message = {"event": kind, "seq": self._seq, **body}
-                line = encode(message)
+                lines = _WordedEvent(message, self.language)
                 # Under the lock, so every subscriber queues events in seq order.
                 for session in self._sessions.values():
                     if kind in session.topics:
-                        session.outbox.put(line)
+                        session.outbox.put(lines.get(session.lang))
                 taps = list(self._taps)
+            message, line = lines.board()
             for tap in taps:
                 tap(kind, message, line)
         except Exception:  # a listener that raises would break the controller's emit
@@ -298,6 +313,7 @@ class Dispatcher(CommandHandlers):
         """
         reply = self._reply(session, line)
         if reply is not None:
+            reply = localize(reply, session.lang or self.language)  # words in its language
             encoded = encode(reply)
             if len(encoded) > self.max_reply:
                 reply = error_reply(
@@ -412,6 +428,9 @@ class Dispatcher(CommandHandlers):
                     result = _HANDLERS[cmd](self, session, Args(cmd, args, TOPICS))
         except ApiError as exc:
             return error_reply(rid, exc.code, exc.message)
+        except StoreError as exc:  # a full disk: not a bug, and not a traceback per request
+            self._store_failed(cmd, exc)
+            return error_reply(rid, "unavailable", short(str(exc)))
         except KiothiError as exc:
             code = _code_of(exc)
             if code == "internal":
@@ -422,9 +441,41 @@ class Dispatcher(CommandHandlers):
             return error_reply(rid, "internal", f"{cmd} failed: {type(exc).__name__}")
         return ok_reply(rid, result)
 
+    def _store_failed(self, cmd: str, exc: StoreError) -> None:
+        """Log a store failure once per STORE_LOG_SECONDS, with how many there were."""
+        with self._hub_lock:
+            self._store_failures += 1
+            now = self._clock.now()
+            if now < self._store_logged + STORE_LOG_SECONDS:
+                return
+            self._store_logged, count, self._store_failures = now, self._store_failures, 0
+        log.error("api: %d request(s) failed (last: %s): %s", count, cmd, exc)
+
     def _health_cmd(self, session: ClientSession, a: Args) -> dict[str, Any]:
         a.done()
         return self.health()
+
+
+class _WordedEvent:
+    """An event encoded once per language its readers chose (once if it has no words)."""
+
+    def __init__(self, message: dict[str, Any], board: str) -> None:
+        self.message = message
+        self.default = board
+        self.words = has_words(message)
+        self._made: dict[str | None, bytes] = {}
+
+    def get(self, lang: str | None) -> bytes:
+        key = (lang or self.default) if self.words else None
+        line = self._made.get(key)
+        if line is None:
+            line = self._made[key] = encode(localize(self.message, key) if key else self.message)
+        return line
+
+    def board(self) -> tuple[dict[str, Any], bytes]:
+        """The event in the board's language, for taps (MQTT, Redis)."""
+        message = localize(self.message, self.default) if self.words else self.message
+        return message, self.get(None)
 
 
 _HANDLERS: dict[str, Callable[[Dispatcher, ClientSession, Args], dict[str, Any]]] = {
@@ -450,4 +501,5 @@ _HANDLERS: dict[str, Callable[[Dispatcher, ClientSession, Args], dict[str, Any]]
     "resign": Dispatcher._resign,
     "end": Dispatcher._end,
     "check": Dispatcher._check,
+    "lang": Dispatcher._lang,
 }

@@ -50,6 +50,8 @@ class SimDoors(Protocol):
 
     def hold(self, pit: int, seconds: float) -> None: ...
 
+    def chord(self, first: int, second: int, seconds: float) -> None: ...
+
 
 def _date(a: CommandArgs, key: str) -> str | None:
     text = a.opt_text(key, 10)
@@ -124,10 +126,18 @@ def _install_sim(server: ApiServer, sim: SimDoors) -> None:
         sim.hold(pit, seconds)
         return {"pit": pit}
 
+    def chord(a: CommandArgs) -> dict[str, Any]:
+        first, second = a.pit("pit"), a.pit("with")
+        seconds = a.number("seconds", 0.0, 60.0)
+        a.done()
+        sim.chord(first, second, seconds)
+        return {"pit": first, "with": second}
+
     commands: dict[str, Callable[[CommandArgs], dict[str, Any]]] = {
         "sim.advance": advance,
         "sim.press": press,
         "sim.hold": hold,
+        "sim.chord": chord,
     }
     for name, fn in commands.items():
         server.dispatcher.add_command(name, fn, control=True)

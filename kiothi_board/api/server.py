@@ -112,6 +112,7 @@ class ApiServer:
             access=self.access,
             budget=config.client_budget,
             max_reply=config.max_reply,
+            languages=config.languages,
         )
         self.dispatcher.add_health("auth", self.access.health)
         self.dispatcher.add_health("connections", self.guard.health)

@@ -57,6 +57,7 @@ class ClientSession:
         self.client: str | None = None
         self.closed = False
         self.locked = False  # a page of a foreign Origin: may never take control
+        self.lang: str | None = None  # its words' language (None: the board's current one)
         # Why this door takes no secret (MQTT: everyone on the broker may read the bus), or
         # None: a token, PIN or ticket sent here would be readable by others.
         self.no_secrets: str | None = None

@@ -16,6 +16,7 @@ from kiothi_board.controller.notices import (
     Guided,
     HintReady,
     Inputted,
+    LanguageChanged,
     Notice,
     SettingsChanged,
     Started,
@@ -82,6 +83,8 @@ def api_events(notice: Notice) -> list[Event]:
             return [{"type": "error", "message": message}]
         case SettingsChanged(settings):
             return [{"type": "settings", "settings": settings}]
+        case LanguageChanged(lang, index):
+            return [{"type": "language", "lang": lang, "index": index}]
     return []
 
 

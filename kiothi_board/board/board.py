@@ -54,6 +54,7 @@ class Board:
         journal: Journal | None = None,
         tick_hz: float = 50.0,
         ticking: bool = True,
+        languages: tuple[str, ...] = ("en",),
     ) -> None:
         """Build the controller on `store` and its loop drawing into `sink`; with
         `resume`, continue the store's current game. `director`: the exhibition."""
@@ -71,6 +72,7 @@ class Board:
             over_seconds=over_seconds,
             resume=resume,
             defaults=defaults,
+            languages=languages,
         )
         if director is not None:
             director.start(self.controller.glance())

@@ -212,6 +212,7 @@ class BoardLoop:
             if isinstance(action, Forward):
                 return c.handle(action.event)
             if isinstance(action, StartGame):
+                c.language_default()  # a new visitor: the venue's own language again
                 return c.new_game(action.mode, action.side, action.level, action.pace,
                                   action.variant, long_move_laps=action.long_move_laps)  # fmt: skip
             if isinstance(action, AbandonGame):
@@ -219,7 +220,8 @@ class BoardLoop:
             if isinstance(action, OfferHint):
                 return c.run("hint", "offer")
             assert isinstance(action, ResetDone)
-            return Step()
+            c.language_default()  # set for the next visitor: the venue's language again
+            return c.take()
         except KiothiError as exc:
             log.info("exhibit: %s failed: %s", type(action).__name__, exc)
             return c.take()

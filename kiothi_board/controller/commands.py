@@ -32,6 +32,7 @@ from kiothi_board.controller.notices import Changed
 from kiothi_board.controller.session import Session
 from kiothi_board.controller.settings import DEFAULT_LONG_MOVE_LAPS, Settings
 from kiothi_board.errors import BadArgumentError, ConflictError, IllegalMoveError
+from kiothi_board.i18n import tr
 from kiothi_board.rules import OpeningAction, Side, Variant, parse_opening
 
 __all__ = ["NewGame", "install"]
@@ -130,14 +131,14 @@ def _resign(s: Session, side: Side | str | None) -> None:
 def _move(s: Session, pit: int) -> None:
     game = s.need_game()
     if game.stage != "turn" or s.settings.is_ai(game.mover):
-        raise ConflictError("no human move is awaited now")
+        raise ConflictError(tr("no human move is awaited now"))
     s.select(pit, lifted=False)
 
 
 def _opening(s: Session, action: OpeningAction | str) -> None:
     game = s.need_game()
     if game.stage != "open" or s.settings.is_ai(game.mover):
-        raise ConflictError("no human opening action is awaited now")
+        raise ConflictError(tr("no human opening action is awaited now"))
     parsed = action if isinstance(action, OpeningAction) else parse_opening(action)
     s.commit(OpenGuided(parsed))
 

@@ -24,12 +24,14 @@ from kiothi_board.controller.coach import Coach
 from kiothi_board.controller.commands import NewGame, install
 from kiothi_board.controller.gestures import CHORDS, CONTROLS, Command, Gestures
 from kiothi_board.controller.glance import Glance
+from kiothi_board.controller.language import Language
 from kiothi_board.controller.notices import Notice, SettingsChanged, Started
 from kiothi_board.controller.opponent import OpponentFactory
 from kiothi_board.controller.presenter import Presenter
 from kiothi_board.controller.session import Session
 from kiothi_board.controller.settings import DEFAULT_LONG_MOVE_LAPS, Mode, Pace
 from kiothi_board.controller.step import Step
+from kiothi_board.errors import BadArgumentError
 from kiothi_board.frame import Frame
 from kiothi_board.guide import DEFAULT, PALETTES, Palette, View
 from kiothi_board.hardware.protocols import InputEvent
@@ -71,6 +73,7 @@ class Controller:
         over_seconds: float = 10.0,
         resume: bool = True,
         defaults: dict[str, Any] | None = None,
+        languages: tuple[str, ...] = ("en",),
     ) -> None:
         """Wire the parts; with `resume`, continue the store's current game if any.
 
@@ -92,6 +95,8 @@ class Controller:
             over_seconds=over_seconds,
         )
         install(self.session)
+        self.language = Language(languages)
+        self.session.register("language", self._language)
         self.coach = Coach(self.session, level=LevelChoice.parse(self._defaults["level"]))
         self.presenter = Presenter(self.session, leds_per_ring, palette)
         self.presenter.tutorial = lambda: self.coach.active
@@ -147,6 +152,28 @@ class Controller:
         result, notices = self.session.perform(command, arg)
         self._heard(notices)
         return self._step(result)
+
+    def _language(self, lang: str | None = None) -> str:
+        """The `language` command: the next of the venue's languages, or `lang`, or with
+        "default" the venue's default (a new visitor); the board's language now."""
+        if lang == "default":
+            change = self.language.reset()
+        elif lang:
+            try:
+                change = self.language.choose(lang)
+            except ValueError as exc:
+                raise BadArgumentError(str(exc)) from None
+        else:
+            change = self.language.cycle()
+        if change is not None:
+            self.session.tell(change)
+        return self.language.current
+
+    def language_default(self) -> None:
+        """Back to the venue's default language (told with the next step's notices)."""
+        change = self.language.reset()
+        if change is not None:
+            self.session.tell(change)
 
     def new_game(
         self,

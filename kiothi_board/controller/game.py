@@ -30,6 +30,7 @@ from kiothi_board.controller.events import (
 from kiothi_board.controller.settings import DEFAULT_LONG_MOVE_LAPS, Mode, Pace, Settings
 from kiothi_board.errors import IllegalMoveError
 from kiothi_board.guide.steps import GuideStep, opening_steps, set_steps, sow_steps
+from kiothi_board.i18n import Msg, tr
 from kiothi_board.rules import (
     END_BY_PLAYERS,
     GameRecord,
@@ -180,19 +181,19 @@ def _after_action(game: Game, pos: Position, text: str) -> Game:
     )
 
 
-_WHEN: dict[str, str] = {
-    "open": "during the opening",
-    "turn": "while a move is being chosen",
-    "sow": "while a move is being sown",
-    "guided_open": "while an opening is being placed",
-    "set": "while the board is being set",
-    "over": "now: the game is over",
+_WHEN: dict[str, Msg] = {
+    "open": tr("not possible during the opening"),
+    "turn": tr("not possible while a move is being chosen"),
+    "sow": tr("not possible while a move is being sown"),
+    "guided_open": tr("not possible while an opening is being placed"),
+    "set": tr("not possible while the board is being set"),
+    "over": tr("not possible now: the game is over"),
 }
 
 
 def _need(game: Game, *stages: Stage) -> None:
     if game.stage not in stages:
-        raise IllegalMoveError(f"not possible {_WHEN[game.stage]}")
+        raise IllegalMoveError(_WHEN[game.stage])
 
 
 def apply(game: Game, event: GameEvent) -> Game:
@@ -203,22 +204,24 @@ def apply(game: Game, event: GameEvent) -> Game:
         case Walk():
             if game.stage != "set" or game.trace is None or game.target is not None:
                 raise IllegalMoveError(
-                    "Nothing to walk: only a long move, shown as its result, can be walked "
-                    "drop by drop."
+                    tr(
+                        "Nothing to walk: only a long move, shown as its result, can be "
+                        "walked drop by drop."
+                    )
                 )
             # Walking starts from the board as it was before the move; set pits reset by hand.
             return replace(game, stage="sow", steps=sow_steps(game.trace), index=0)
         case Advance():
             _need(game, "sow", "guided_open", "set")
             if game.index >= len(game.steps) - 1:
-                raise IllegalMoveError("the guided sequence is already done")
+                raise IllegalMoveError(tr("the guided sequence is already done"))
             return replace(game, index=game.index + 1)
         case Complete():
             return _complete(game)
         case OpenGuided(action):
             _need(game, "open")
             if game.lifted is not None or game.lifts:
-                raise IllegalMoveError("an opening action is already being placed by hand")
+                raise IllegalMoveError(tr("an opening action is already being placed by hand"))
             game.position.open(action)  # checks legality before anything is guided
             steps = opening_steps(game.position.board, action.lifts)
             return replace(game, stage="guided_open", steps=steps, index=0, pending=str(action))
@@ -229,7 +232,7 @@ def apply(game: Game, event: GameEvent) -> Game:
         case OpenEnd():
             _need(game, "open")
             if game.lifted is not None:
-                raise IllegalMoveError("seeds are still in the hand")
+                raise IllegalMoveError(tr("seeds are still in the hand"))
             return _finish_opening(game)
         case Undo(own_turn):
             return _undo(game, own_turn=own_turn)
@@ -246,7 +249,7 @@ def _select(game: Game, pit: int, *, lifted: bool, walk: bool) -> Game:
     _need(game, "turn")
     pos = game.position
     if pit not in pos.legal_moves():
-        raise IllegalMoveError(f"{pit_name(pit)} is not a legal move now")
+        raise IllegalMoveError(tr("{pit} is not a legal move now", pit=pit_name(pit)))
     after, trace = pos.play_traced(pit)
     if len(trace.laps) > game.settings.long_move_laps and not walk:
         # A very long move: show the result and set the board pit by pit instead.
@@ -266,11 +269,11 @@ def _open_lift(game: Game, pit: int) -> Game:
     _need(game, "open")
     board = game.board if game.board is not None else game.position.board
     if game.lifted is not None:
-        raise IllegalMoveError("a pit is already lifted")
+        raise IllegalMoveError(tr("a pit is already lifted"))
     if len(game.lifts) >= game.lift_limit:
-        raise IllegalMoveError("no more lifts allowed in this opening action")
+        raise IllegalMoveError(tr("no more lifts allowed in this opening action"))
     if not (pit in game.mover.pits and board[pit]):
-        raise IllegalMoveError(f"{pit_name(pit)} cannot be lifted now (R3)")
+        raise IllegalMoveError(tr("{pit} cannot be lifted now (R3)", pit=pit_name(pit)))
     b = list(board)
     b[pit] = 0
     return replace(game, lifted=pit, placing=(), board=tuple(b))
@@ -279,7 +282,7 @@ def _open_lift(game: Game, pit: int) -> Game:
 def _open_place(game: Game, pit: int) -> Game:
     _need(game, "open")
     if game.lifted is None or game.board is None:
-        raise IllegalMoveError("no pit is lifted")
+        raise IllegalMoveError(tr("no pit is lifted"))
     b = list(game.board)
     b[pit] += 1
     placing = (*game.placing, pit)
@@ -296,7 +299,7 @@ def _end(game: Game, ending: Callable[[Position], Position], *, seeds_stay: bool
     the counts the pits are left with: where the seeds lay (a resignation or an abandoned
     game moves none, even mid-move), or nothing (by agreement each player takes their row)."""
     if game.stage == "over":
-        raise IllegalMoveError("the game is already over")
+        raise IllegalMoveError(tr("the game is already over"))
     left = expected_board(game) if seeds_stay else None
     return replace(
         game, position=ending(game.position), stage="over", steps=(), index=0, board=left
@@ -364,10 +367,10 @@ def _replay(game: Game, count: int) -> Position:
 def _undo(game: Game, *, own_turn: bool = False) -> Game:
     _need(game, "turn", "open", "sow", "guided_open", "set")
     if game.target is not None:
-        raise IllegalMoveError("an undo is already being set on the board")
+        raise IllegalMoveError(tr("an undo is already being set on the board"))
     back = _undo_depth(game, own_turn=own_turn)
     if back == 0 and not (game.pending or game.lifted is not None or game.lifts):
-        raise IllegalMoveError("nothing to undo")
+        raise IllegalMoveError(tr("nothing to undo"))
     target = game.position if back == 0 else _replay(game, len(game.actions) - back)
     steps = set_steps(expected_board(game), target.board)
     return replace(

@@ -38,6 +38,8 @@ CHORDS: dict[frozenset[int], str] = {
     frozenset((10, 11)): "resign N",  # N1+N2
     frozenset((9, 10)): "end",  # S10+N1: facing pits, one finger from each player
     frozenset((0, 19)): "new",  # S1+N10: the other facing pair
+    frozenset((8, 9)): "language",  # S9+S10: South's right corner; the next language
+    frozenset((18, 19)): "language",  # N9+N10
 }
 
 # The optional control buttons, by index (board.control_pins in the config).

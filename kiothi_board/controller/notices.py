@@ -27,6 +27,7 @@ __all__ = [
     "HintReady",
     "Idle",
     "Inputted",
+    "LanguageChanged",
     "Notice",
     "SettingsChanged",
     "Started",
@@ -97,7 +98,7 @@ class HintReady:
 class Failure:
     """A gesture's or the AI's command failed; the game is unchanged."""
 
-    message: str
+    message: str  # a Msg: each reader renders it in its language
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,6 +126,14 @@ class Inputted:
     event: InputEvent
 
 
+@dataclass(frozen=True, slots=True)
+class LanguageChanged:
+    """The board's language changed to `lang` (`index` in the venue's list, from 0)."""
+
+    lang: str
+    index: int
+
+
 Notice = (
     Started
     | Applied
@@ -137,4 +146,5 @@ Notice = (
     | Inputted
     | Guided
     | SettingsChanged
+    | LanguageChanged
 )

@@ -47,6 +47,7 @@ from kiothi_board.controller.opponent import Opponent, OpponentFactory, Opponent
 from kiothi_board.controller.opponent import random_opponents as _random_opponents
 from kiothi_board.errors import ConflictError, KiothiError
 from kiothi_board.hardware.protocols import InputEvent
+from kiothi_board.i18n import Msg, tr
 from kiothi_board.rules import OpeningAction, Side
 from kiothi_board.store.base import GameStore
 from kiothi_board.store.journal import Journal
@@ -127,7 +128,8 @@ class Session:
         try:
             self.run(command)
         except KiothiError as exc:
-            self.tell(Failure(str(exc)))
+            said = exc.args[0] if exc.args and isinstance(exc.args[0], Msg) else str(exc)
+            self.tell(Failure(said))
 
     def tell(self, notice: Notice) -> None:
         """Note what happened, for the controller to take."""
@@ -197,7 +199,7 @@ class Session:
     def need_game(self) -> Game:
         """The game, or a ConflictError when there is none."""
         if self.game is None:
-            raise ConflictError("no game: start one with new_game()")
+            raise ConflictError(tr("no game: start one with new_game()"))
         return self.game
 
     def commit(self, event: GameEvent) -> None:

@@ -19,6 +19,7 @@ from kiothi_board.errors import KiothiError
 from kiothi_board.frame import Frame
 from kiothi_board.guide import LEVELS, Cell, Cue, Renderer, Style
 from kiothi_board.guide.restore import RestoreView, restore_cells, restore_instruction
+from kiothi_board.i18n import Msg, tr
 from kiothi_board.rules import INITIAL_BOARD, parse_record
 from kiothi_board.store.base import GameStore
 
@@ -103,10 +104,10 @@ class ResetPicture:
         lacks = [max(0, self.target[p] - view.before[p]) for p in range(20)]
         return self.drops == lacks
 
-    def instruction(self) -> str:
+    def instruction(self) -> Msg:
         """The one line the page shows while the board waits for its reset."""
         if self._view is None:
-            return (
+            return tr(
                 "Reset to the start: set every pit to the count its ring shows, then hold "
                 "any pit to confirm the board."
             )

@@ -5,16 +5,18 @@ from __future__ import annotations
 
 import math
 
+from kiothi_board.i18n import Msg, tr
+
 __all__ = ["ATTRACT", "CLOSED", "WAKING", "countdown_line", "phase_line"]
 
-ATTRACT = "Press any pit to play against the board, or a pit on each side for two players."
-WAKING = "Two players? Press a pit on the other side now."
-CLOSED = "The board is resting until the next opening hours."
+ATTRACT = tr("Press any pit to play against the board, or a pit on each side for two players.")
+WAKING = tr("Two players? Press a pit on the other side now.")
+CLOSED = tr("The board is resting until the next opening hours.")
 
 
-def countdown_line(seconds: float) -> str:
+def countdown_line(seconds: float) -> Msg:
     """The idle countdown, with the whole seconds left."""
-    return f"Still playing? Press any pit: this game ends in {math.ceil(seconds)} s."
+    return tr("Still playing? Press any pit: this game ends in {n} s.", n=math.ceil(seconds))
 
 
 def phase_line(phase: str, countdown: float | None, reset: str | None) -> str | None:

@@ -20,18 +20,25 @@ from kiothi_board.guide.views import (
     StepsView,
     View,
 )
+from kiothi_board.i18n import Msg, joined, tr, trn, trp
 from kiothi_board.rules import Side, pit_name
 
 __all__ = ["Situation", "instruction", "side_name", "wrong_text"]
 
-_SIDE = {Side.S: "South", Side.N: "North"}
-_SPLIT = "each player took the seeds left in their own row"
+_SIDE = {Side.S: trp("side", "South"), Side.N: trp("side", "North")}
 _ENDS = {
-    "repetition": f"Game over: the same position came a third time, so {_SPLIT} (R11)",
-    "ply-limit": f"Game over: the move limit was reached, so {_SPLIT} (R11)",
-    "agreement": f"Game over by agreement: {_SPLIT} (R13)",
+    "repetition": tr(
+        "Game over: the same position came a third time, so each player took the seeds left "
+        "in their own row (R11)"
+    ),
+    "ply-limit": tr(
+        "Game over: the move limit was reached, so each player took the seeds left in their "
+        "own row (R11)"
+    ),
+    "agreement": tr(
+        "Game over by agreement: each player took the seeds left in their own row (R13)"
+    ),
 }
-_AGAIN = "Hold any pit for a new game."
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,179 +52,244 @@ class Situation:
     hint: int | None = None  # the pit a live hint points at
 
 
-def side_name(side: Side, ai: bool = False) -> str:
+def side_name(side: Side, ai: bool = False) -> Msg:
     """`South`, `North (AI)`."""
-    return _SIDE[side] + (" (AI)" if ai else "")
+    return tr("{side} (AI)", side=_SIDE[side]) if ai else _SIDE[side]
 
 
-def _seeds(n: int) -> str:
-    return f"{n} seed" if n == 1 else f"{n} seeds"
+def _seeds(n: int) -> Msg:
+    return trn("{n} seed", "{n} seeds", n)
 
 
-def _all(n: int) -> str:
-    return "the 1 seed" if n == 1 else f"all {n} seeds"
+def _all(n: int) -> Msg:
+    return trn("the {n} seed", "all {n} seeds", n)
 
 
 def _pits(pits: tuple[int, ...] | list[int]) -> str:
     return " ".join(pit_name(p) for p in pits)
 
 
-def instruction(s: Situation) -> str:
+def _with(line: Msg, extra: Msg | None) -> Msg:
+    """`line` followed by `extra` (a hint, a list of marked pits), if any."""
+    return line if extra is None else tr("{line} {extra}", line=line, extra=extra)
+
+
+def instruction(s: Situation) -> Msg:
     """The one line that says what to do now."""
     view = s.view
     if isinstance(view, BlankView):
-        return "No game: hold any pit for a second to start a new game."
+        return tr("No game: hold any pit for a second to start a new game.")
     if isinstance(view, OverView):
         return _over(view)
     if isinstance(view, CheckView):
-        marked = f" Marked: {_pits(sorted(view.wrong))}." if view.wrong else ""
-        return (
-            "Board check: every ring shows the count its pit should hold; press a pit that "
-            f"differs to mark it, then leave the check.{marked}"
+        marked = tr("Marked: {pits}.", pits=_pits(sorted(view.wrong))) if view.wrong else None
+        return _with(
+            tr(
+                "Board check: every ring shows the count its pit should hold; press a pit "
+                "that differs to mark it, then leave the check."
+            ),
+            marked,
         )
     if isinstance(view, RestoreView):
         return restore_instruction(view)
     if isinstance(view, OpeningView):
-        hint = "" if s.hint is None or view.lifted is not None else _hint(s.hint)
-        return _opening(view) + hint
+        hint = None if s.hint is None or view.lifted is not None else _hint(s.hint)
+        return _with(_opening(view), hint)
     if isinstance(view, StepsView):
         return _steps(view, s)
     return _idle(view, s)
 
 
-def _over(view: OverView) -> str:
+def _over(view: OverView) -> Msg:
     """Who won (the winner's score first), and how the game ended, in words (R10-R13)."""
     res = view.result
     if res.end == "abandoned":
-        return f"Game over: the game was abandoned, with no winner and no draw (R13). {_AGAIN}"
+        return tr(
+            "Game over: the game was abandoned, with no winner and no draw (R13). Hold any pit "
+            "for a new game."
+        )
     s, n = res.captured
     if res.winner is None:
-        score = f"A draw, {s}–{n}."
+        score = tr("A draw, {south}–{north}.", south=s, north=n)
     else:
         won, lost = (s, n) if res.winner is Side.S else (n, s)
-        score = f"{_SIDE[res.winner]} wins {won}–{lost}."
+        score = tr("{side} wins {won}–{lost}.", side=_SIDE[res.winner], won=won, lost=lost)
+    how: Msg | str
     if res.end == "resign" and res.by is not None:
-        how = f"Game over: {_SIDE[res.by]} resigned (R13)"
+        how = tr("Game over: {side} resigned (R13)", side=_SIDE[res.by])
     elif res.end == "no-moves":
         stuck = view.stuck
-        who = f"{_SIDE[stuck]} had" if stuck is not None else "the player to move had"
-        taker = f"{_SIDE[stuck.other]} took" if stuck is not None else "the other took"
-        how = f"Game over: {who} no move left, so {taker} the seeds left on the board (R10)"
+        if stuck is not None:
+            how = tr(
+                "Game over: {side} had no move left, so {other} took the seeds left on the "
+                "board (R10)",
+                side=_SIDE[stuck],
+                other=_SIDE[stuck.other],
+            )
+        else:
+            how = tr(
+                "Game over: the player to move had no move left, so the other took the seeds "
+                "left on the board (R10)"
+            )
     else:
-        how = _ENDS.get(str(res.end), f"Game over ({res.end})")
-    return f"{how}. {score} {_AGAIN}"
+        how = _ENDS.get(str(res.end)) or tr("Game over ({end})", end=str(res.end))
+    return tr("{how}. {score} Hold any pit for a new game.", how=how, score=score)
 
 
-def _idle(view: IdleView, s: Situation) -> str:
+def _idle(view: IdleView, s: Situation) -> Msg:
     side = view.position.to_move
     if s.ai:
         name = side_name(side, True)
-        return f"{name} is thinking…" if s.thinking else f"{name} to move."
+        return (
+            tr("{side} is thinking…", side=name) if s.thinking else tr("{side} to move.", side=name)
+        )
     if not view.legal:
-        return f"{_SIDE[side]} has no move left."
-    hint = "" if s.hint is None else _hint(s.hint)
-    return (
-        f"{_SIDE[side]} to move: press one of your breathing pits ({_pits(view.legal)}) "
-        f"to sow it.{hint}"
+        return tr("{side} has no move left.", side=_SIDE[side])
+    hint = None if s.hint is None else _hint(s.hint)
+    return _with(
+        tr(
+            "{side} to move: press one of your breathing pits ({pits}) to sow it.",
+            side=_SIDE[side],
+            pits=_pits(view.legal),
+        ),
+        hint,
     )
 
 
-def _hint(pit: int) -> str:
-    return f" Hint: {pit_name(pit)} (yellow ring)."
+def _hint(pit: int) -> Msg:
+    return tr("Hint: {pit} (yellow ring).", pit=pit_name(pit))
 
 
-def _opening(view: OpeningView) -> str:
+def _opening(view: OpeningView) -> Msg:
     side = _SIDE[view.mover]
     if view.lifted is None:
-        return (
-            f"{side}'s opening: press one of your pits to lift its seeds and place them "
-            "anywhere, or hold a pit to pass."
+        return tr(
+            "{side}'s opening: press one of your pits to lift its seeds and place them "
+            "anywhere, or hold a pit to pass.",
+            side=side,
         )
     if view.hand == 0:
-        return f"{side}'s opening: lift another of your pits, or hold a pit to finish."
-    return (
-        f"{side}'s opening: place the seeds from {pit_name(view.lifted)} one at a time — "
-        f"press a pit for each seed, {view.hand} left."
+        return tr(
+            "{side}'s opening: lift another of your pits, or hold a pit to finish.", side=side
+        )
+    return trn(
+        "{side}'s opening: place the seeds from {pit} one at a time — press a pit for each "
+        "seed, {n} left.",
+        "{side}'s opening: place the seeds from {pit} one at a time — press a pit for each "
+        "seed, {n} left.",
+        view.hand,
+        side=side,
+        pit=pit_name(view.lifted),
     )
 
 
-def _steps(view: StepsView, s: Situation) -> str:
+def _steps(view: StepsView, s: Situation) -> Msg:
     step = view.step
     who = side_name(view.mover, s.ai)
     count = step.board[step.pit] if step.pit >= 0 else 0
+    pit = pit_name(step.pit) if step.pit >= 0 else ""
     if step.kind == "done":
-        return "Done: every ring shows its new count."
+        return tr("Done: every ring shows its new count.")
     if step.kind == "set":
         target = view.steps[min(view.index + 1, len(view.steps) - 1)].board[step.pit]
-        return f"Set {pit_name(step.pit)} to {_seeds(target)}, then press it."
+        return tr("Set {pit} to {seeds}, then press it.", pit=pit, seeds=_seeds(target))
     if view.trace is None:  # an opening action decided by the AI or the API (R3)
         if step.kind == "lift":
-            return f"{who} opens: lift {_all(count)} from {pit_name(step.pit)}."
-        return f"{who} opens: place one seed in {pit_name(step.pit)} ({step.hand} in hand)."
+            return tr(
+                "{side} opens: lift {seeds} from {pit}.", side=who, seeds=_all(count), pit=pit
+            )
+        return tr(
+            "{side} opens: place one seed in {pit} ({n} in hand).", side=who, pit=pit, n=step.hand
+        )
     flow = s.pace == "flow" or (s.ai and s.pace != "step")
     if view.paused:
-        return "Paused: press any pit to go on."
+        return tr("Paused: press any pit to go on.")
     if step.kind == "lift":
-        return f"{who} plays {pit_name(step.pit)}: lift {_all(count)} from it."
+        return tr("{side} plays {pit}: lift {seeds} from it.", side=who, pit=pit, seeds=_all(count))
     if step.kind == "relay":
-        return (
-            f"Relay: the last seed fell in a full pit — lift {_all(count)} "
-            f"from {pit_name(step.pit)} and sow on."
+        return tr(
+            "Relay: the last seed fell in a full pit — lift {seeds} from {pit} and sow on.",
+            seeds=_all(count),
+            pit=pit,
         )
     if step.kind == "capture":
         pits = [x.pit for x in view.steps[view.index :] if x.kind == "capture"]
-        taken = ", ".join(f"{pit_name(p)} ({_seeds(step.board[p])})" for p in pits)
-        return f"Capture: take the seeds out of {taken}, pressing each pit when done.{_safe(view)}"
-    text = f"Drop one seed in {pit_name(step.pit)} ({step.hand} in hand)."
-    return f"Follow the light: {text[0].lower()}{text[1:]} Press a pit to pause." if flow else text
+        taken = joined(
+            [tr("{pit} ({seeds})", pit=pit_name(p), seeds=_seeds(step.board[p])) for p in pits]
+        )
+        line = tr("Capture: take the seeds out of {pits}, pressing each pit when done.", pits=taken)
+        return _with(line, _safe(view))
+    if flow:
+        return tr(
+            "Follow the light: drop one seed in {pit} ({n} in hand). Press a pit to pause.",
+            pit=pit,
+            n=step.hand,
+        )
+    return tr("Drop one seed in {pit} ({n} in hand).", pit=pit, n=step.hand)
 
 
-def _safe(view: StepsView) -> str:
+def _safe(view: StepsView) -> Msg | None:
     """The pits a capture spares because they were never sown (R7), in words."""
     saved = () if view.trace is None else view.trace.saved
     if not saved:
-        return ""
+        return None
     names = ", ".join(pit_name(x.pit) for x in saved)
-    verb = "is" if len(saved) == 1 else "are"
-    return f" {names} {verb} safe: never sown yet (R7)."
+    return trn(
+        "{pits} is safe: never sown yet (R7).",
+        "{pits} are safe: never sown yet (R7).",
+        len(saved),
+        pits=names,
+    )
 
 
-def wrong_text(view: View, pit: int, *, ai: bool = False, endless: bool = False) -> str:
+def wrong_text(view: View, pit: int, *, ai: bool = False, endless: bool = False) -> Msg:
     """Why a press on `pit` did nothing, in words (the pit flashes red meanwhile)."""
     name = pit_name(pit)
     if isinstance(view, BlankView):
-        return "No game yet: hold any pit for a second to start one."
+        return tr("No game yet: hold any pit for a second to start one.")
     if isinstance(view, OverView):
-        return "The game is over: hold any pit for a new game."
+        return tr("The game is over: hold any pit for a new game.")
     if isinstance(view, StepsView):
         return _wrong_step(view, pit)
     if isinstance(view, CheckView | RestoreView):
-        return f"{name} needs no press now."
+        return tr("{pit} needs no press now.", pit=name)
     mover = view.position.to_move if isinstance(view, IdleView) else view.mover
     if ai:
-        return f"Wait: it is {side_name(mover, True)}'s turn."
+        return tr("Wait: it is {side}'s turn.", side=side_name(mover, True))
     if endless:
-        return f"{name}'s move would never end (R6): choose another pit."
+        return tr("{pit}'s move would never end (R6): choose another pit.", pit=name)
     if pit not in mover.pits:
-        return f"{name} is {_SIDE[mover.other]}'s pit: press one of yours ({_SIDE[mover]})."
+        return tr(
+            "{pit} is {other}'s pit: press one of yours ({side}).",
+            pit=name,
+            other=_SIDE[mover.other],
+            side=_SIDE[mover],
+        )
     board = view.position.board if isinstance(view, IdleView) else view.board
     if isinstance(view, OpeningView) and view.lifted is not None:
-        return f"{name} cannot take a seed now."
+        return tr("{pit} cannot take a seed now.", pit=name)
     if board[pit] == 0:
-        return f"{name} is empty: choose a pit with seeds."
-    return f"{name} cannot be played now."
+        return tr("{pit} is empty: choose a pit with seeds.", pit=name)
+    return tr("{pit} cannot be played now.", pit=name)
 
 
-def _wrong_step(view: StepsView, pit: int) -> str:
+def _wrong_step(view: StepsView, pit: int) -> Msg:
     step = view.step
     if step.kind == "done" or step.pit < 0:
-        return f"{pit_name(pit)} needs no press now."
+        return tr("{pit} needs no press now.", pit=pit_name(pit))
     want = pit_name(step.pit)
     does = {
-        "lift": f"lift {want}",
-        "drop": f"{'drop' if view.trace is not None else 'place'} one seed in {want}",
-        "relay": f"lift {want} again (relay)",
-        "capture": f"take the seeds out of {want}",
-        "set": f"set {want}",
+        "lift": tr("lift {pit}", pit=want),
+        "drop": tr("drop one seed in {pit}", pit=want)
+        if view.trace is not None
+        else tr("place one seed in {pit}", pit=want),
+        "relay": tr("lift {pit} again (relay)", pit=want),
+        "capture": tr("take the seeds out of {pit}", pit=want),
+        "set": tr("set {pit}", pit=want),
     }[step.kind]
-    return f"{pit_name(pit)} is not the lit pit: the guide asks for {want} — {does}."
+    return tr(
+        "{pit} is not the lit pit: the guide asks for {want} — {does}.",
+        pit=pit_name(pit),
+        want=want,
+        does=does,
+    )

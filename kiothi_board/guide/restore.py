@@ -24,6 +24,7 @@ from typing import Literal
 
 from kiothi_board.guide.palette import Cue, Style
 from kiothi_board.guide.raster import LEVELS, Cell
+from kiothi_board.i18n import Msg, joined, tr, trn
 from kiothi_board.rules import Side, pit_name
 
 __all__ = ["RESTORE_PURPOSES", "Purpose", "RestoreView", "restore_cells", "restore_instruction"]
@@ -34,10 +35,10 @@ _PITS = 20
 _ROW = 10
 _LISTED = 4  # up to this many changes are named in the instruction
 _TITLES = {
-    "undo": "Undo",
-    "long-move": "A long move",
-    "restore": "Restore the saved game",
-    "reset": "Reset to the start",
+    "undo": tr("Undo"),
+    "long-move": tr("A long move"),
+    "restore": tr("Restore the saved game"),
+    "reset": tr("Reset to the start"),
 }
 
 
@@ -116,18 +117,29 @@ def restore_cells(view: RestoreView, t: float) -> list[Cell]:
     return out
 
 
-def restore_instruction(view: RestoreView) -> str:
+def restore_instruction(view: RestoreView) -> Msg:
     """One line: what to set, then the one confirming gesture."""
     title = _TITLES[view.purpose]
     pending = view.pending
     if not view.changes:
-        return f"{title}: the board already holds these counts — hold any pit to confirm."
+        return tr(
+            "{title}: the board already holds these counts — hold any pit to confirm.",
+            title=title,
+        )
     if not pending:
-        return f"{title}: every pit is set — hold any pit to confirm the board."
+        return tr("{title}: every pit is set — hold any pit to confirm the board.", title=title)
     if len(pending) <= _LISTED:
-        listed = ", ".join(f"{pit_name(p)} to {view.target[p]}" for p in pending)
-        return f"{title}: set {listed}, then hold any pit to confirm the board."
-    return (
-        f"{title}: set the {len(pending)} blinking pits to the counts their rings show, "
-        "then hold any pit to confirm the board."
+        listed = [tr("{pit} to {n}", pit=pit_name(p), n=view.target[p]) for p in pending]
+        return tr(
+            "{title}: set {pits}, then hold any pit to confirm the board.",
+            title=title,
+            pits=joined(listed),
+        )
+    return trn(
+        "{title}: set the {n} blinking pit to the count its ring shows, then hold any pit "
+        "to confirm the board.",
+        "{title}: set the {n} blinking pits to the counts their rings show, then hold any "
+        "pit to confirm the board.",
+        len(pending),
+        title=title,
     )

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from kiothi_board.guide.views import IdleView, OpeningView, StepsView, View
+from kiothi_board.i18n import Msg, tr
 from kiothi_board.rules import Position
 
 __all__ = [
@@ -62,17 +63,21 @@ def tutorial_move(position: Position) -> int:
     return legal[0] if best is None else best[1]
 
 
-_LESSONS: dict[tuple[Part, str], str] = {
-    ("opening", "lift"): "The opening: before the first move you may lift one of your pits "
-    "and spread its seeds anywhere.",
-    ("opening", "drop"): "Place one seed in each lit pit; its ring counts up.",
-    ("their-opening", "any"): "North opens the same way; on a real board, follow its light too.",
-    ("move", "lift"): "Your first move: lift every seed of the white pit.",
-    ("move", "drop"): "Sow: one seed in each lit pit, counter-clockwise.",
-    ("move", "relay"): "A move goes on while its last seed lands in a pit that had seeds.",
-    ("move", "capture"): "You ended in your row after crossing: capture!",
-    ("move", "done"): "The move ends when the last seed falls in an empty pit.",
-    ("play-on", "idle"): "That is all: play on; your pits that can move breathe.",
+_LESSONS: dict[tuple[Part, str], Msg] = {
+    ("opening", "lift"): tr(
+        "The opening: before the first move you may lift one of your pits "
+        "and spread its seeds anywhere."
+    ),
+    ("opening", "drop"): tr("Place one seed in each lit pit; its ring counts up."),
+    ("their-opening", "any"): tr(
+        "North opens the same way; on a real board, follow its light too."
+    ),
+    ("move", "lift"): tr("Your first move: lift every seed of the white pit."),
+    ("move", "drop"): tr("Sow: one seed in each lit pit, counter-clockwise."),
+    ("move", "relay"): tr("A move goes on while its last seed lands in a pit that had seeds."),
+    ("move", "capture"): tr("You ended in your row after crossing: capture!"),
+    ("move", "done"): tr("The move ends when the last seed falls in an empty pit."),
+    ("play-on", "idle"): tr("That is all: play on; your pits that can move breathe."),
 }
 
 
@@ -86,7 +91,7 @@ def _kind(view: View) -> str:
     return "other"
 
 
-def tutorial_line(tutorial: Tutorial, view: View, base: str) -> str:
+def tutorial_line(tutorial: Tutorial, view: View, base: Msg) -> Msg:
     """The instruction `base` with the tutorial's lesson for this moment in front (if any)."""
     if not tutorial.active:
         return base
@@ -95,4 +100,10 @@ def tutorial_line(tutorial: Tutorial, view: View, base: str) -> str:
     if lesson is None:
         return base
     number = _ORDER.index(part) + 1
-    return f"Tutorial {number}/{_SHOWN} · {lesson} {base}"
+    return tr(
+        "Tutorial {number}/{total} · {lesson} {line}",
+        number=number,
+        total=_SHOWN,
+        lesson=lesson,
+        line=base,
+    )

@@ -103,6 +103,16 @@ class FakePitInput:
         if release:
             self.release(pit)
 
+    def chord(self, first: int, second: int, seconds: float) -> None:
+        """Two pits held together for `seconds` (a chord), then both released."""
+        if seconds <= 0:
+            raise ValueError(f"hold seconds must be > 0, got {seconds!r}")
+        self.press(first)
+        self.press(second)
+        self._pit_event("held", second, seconds)
+        self.release(second)
+        self.release(first)
+
     def drop(self, pit: int) -> None:
         """A seed sensor saw a seed fall into the pit."""
         self._pit_event("dropped", pit)

@@ -38,6 +38,7 @@ class Visitor:
     leave_after: int = 0  # presses before walking away
     wrong_rate: float = 0.05
     hint: bool = False
+    switch: bool = False  # holds S9+S10 early in the game: the board's next language
 
 
 @dataclass
@@ -61,6 +62,10 @@ class Crowd:
                         wrong_rate=rng.choice([0.0, 0.03, 0.08]), hint=rng.random() < 0.4)
             )  # fmt: skip
             t += rng.expovariate(1 / 1800)  # one visitor every half hour on average
+        # Who switches the language draws from its own stream: the day's crowd stays the same.
+        langs = random.Random(self.seed + 1)
+        for v in self.visitors:
+            v.switch = langs.random() < 0.3
 
 
 class Stuck(AssertionError):
@@ -81,6 +86,8 @@ class Day:
         self.ask = board.start()
         self.state: dict[str, Any] = self.ask("sim.advance", seconds=0.0)
         self.sent = dict.fromkeys(PITS, 0)
+        self.switches = 0
+        self.langs: dict[str, set[str]] = {"start": set(), "switched": set()}
         self.hints_asked = 0
         self.game_ids: set[int] = set()
         self.kinds: dict[str, int] = {}
@@ -202,6 +209,7 @@ class Day:
             assert self.state["mode"] == "ai", self.state
         assert self.phase() == "playing" and self.state["game_id"], self.state
         self.game_ids.add(int(self.state["game_id"]))
+        self.langs["start"].add(str(self.state.get("lang")))
         self.play(v)
 
     def play(self, v: Visitor) -> None:
@@ -222,6 +230,10 @@ class Day:
                 self.advance(HINT_S + 5.0, step=1.0)  # a long think: a hint is offered
                 presses += 1
                 continue
+            if v.switch and presses >= 2 and st["stage"] == "turn" and not st["ai_to_move"]:
+                v.switch = False
+                self.switch_language()
+                continue
             if v.hint and presses >= 6 and st["stage"] == "turn" and not st["ai_to_move"]:
                 v.hint = False
                 self.ask("hint")  # from the page (or the hint button), then a look at it
@@ -241,6 +253,15 @@ class Day:
                 self.advance(0.8, step=0.8, press=pit)
             presses += 1
             self.game_ids.add(int(self.state["game_id"] or 0))
+
+    def switch_language(self) -> None:
+        """S9+S10 held together: the board speaks the venue's next language."""
+        self.sent["S9"] += 1
+        self.sent["S10"] += 1
+        self.ask("sim.chord", pit="S9", seconds=HOLD_S + 0.2, **{"with": "S10"})
+        self.advance(0.5, step=0.5)
+        self.switches += 1
+        self.langs["switched"].add(str(self.state.get("lang")))
 
     def choose(self, st: dict[str, Any], v: Visitor) -> str | None:
         if self.rng.random() < v.wrong_rate:

@@ -43,6 +43,8 @@ input = "coprocessor"     # the buttons on the co-processor (the LEDs on the Pi 
 port = "{port}"
 heartbeat_timeout = 5.0     # real time: a loaded machine may be seconds late to read
 hold_s = {HOLD_S}
+language = "en"
+languages = ["en", "sw"]   # visitors switch with S9+S10
 [leds]
 output = "sim"
 [game]

@@ -57,6 +57,9 @@ class Control:
     def tick(self) -> Step:
         return self.take()
 
+    def language_default(self) -> None:
+        pass  # one language: nothing to go back to
+
     def new_game(self, mode: Any = "two", sides: str = "S", level: Any = 3, pace: Any = "step",
                  variant: Any = None, *, long_move_laps: int = 30) -> Step:  # fmt: skip
         self.calls.append(("new_game", mode, sides, level.to_json(), pace))

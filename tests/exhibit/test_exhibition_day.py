@@ -96,7 +96,7 @@ def test_a_simulated_exhibition_day(day: tuple[Day, float]) -> None:
         f"input faults {total['input_faults']}; phases {sorted(d.phases)}; "
         f"RSS kB {[(p, round(t / 3600, 1), r) for p, t, r in d.rss]}; growth after the "
         f"first hour {rss_growth} kB; store {health['store_bytes']} B; "
-        f"loop {health['loop']}; frames {health['frames']}"
+        f"loop {health['loop']}; frames {health['frames']}; language switches {d.switches}"
     )
     # Every started game is stored, finished or abandoned; none is left half-played.
     assert counts["current"] == 0, [g for g in games if g["status"] == "current"]
@@ -120,6 +120,8 @@ def test_a_simulated_exhibition_day(day: tuple[Day, float]) -> None:
     assert {"closed", "attract", "playing", "countdown", "reset"} <= d.phases
     assert max(d.countdowns) <= 15 and min(d.countdowns) < 5
     assert len(d.killed_at) == 3
+    # Two languages: visitors switched with S9+S10; each new visitor began in the default.
+    assert d.switches >= 3 and d.langs == {"start": {"en"}, "switched": {"sw"}}, d.langs
     # The day's wall time and memory are figures, printed above; their budgets are
     # `kiothi-board bench exhibit`'s (days in one process, RSS and wall time per day).
 
@@ -186,6 +188,8 @@ def test_operator_page_charts_the_day(day: tuple[Day, float]) -> None:
         page.set_default_timeout(WAIT_MS)
         errors: list[str] = []
         page.on("pageerror", lambda e: errors.append(str(e)))
+        # The staff read English (the board may still speak the last visitor's language).
+        page.add_init_script("localStorage.setItem('kiothi-lang', 'en')")
         page.goto(d.board.web_url + "operator")
         wait_js(
             page, "document.querySelector('#stats-summary').textContent.includes('for staff')"
@@ -250,7 +254,10 @@ def test_the_twin_page_shows_what_the_rings_show(day: tuple[Day, float]) -> None
         page.set_default_timeout(WAIT_MS)
         errors: list[str] = []
         page.on("pageerror", lambda e: errors.append(str(e)))
+        page.add_init_script("localStorage.setItem('kiothi-lang', 'en')")  # chose English
         page.goto(d.board.web_url)
+        follower = browser.new_page(viewport={"width": 390, "height": 844})  # chose none
+        follower.goto(d.board.web_url)
         assert d.phase() == "reset", "the day's last game still asks for the reset"
         wait_js(page, "document.querySelector('#cue').textContent.startsWith('Reset to the start')")
         # Issue 24: the numbers show what the rings ask for (the start, R2), not zeros.
@@ -269,6 +276,9 @@ def test_the_twin_page_shows_what_the_rings_show(day: tuple[Day, float]) -> None
         d.confirm_reset()
         assert d.phase() == "attract"
         wait_js(page, "document.querySelector('#cue').textContent.startsWith('Press any pit')")
+        # Two languages enabled: a page that chose none invites in each in turn.
+        for start in ("Bonyeza shimo", "Press any pit"):
+            wait_js(follower, f"document.querySelector('#cue').textContent.startsWith('{start}')")
         first = page.evaluate(leds)
         d.advance(3.0, step=0.1)  # the attract loop moves on the rings, and on the page
         wait_js(page, f"{leds} !== {first!r}")

@@ -17,25 +17,29 @@ function takeTicket() {
 // What a page says when the board refuses a request: plain sentences for a person, by the
 // error's code (the protocol's own message, for programs, is kept in `err.detail`).
 const ERROR_WORDS = {
-  unauthorized: "This device may only watch. To play or change settings, enter the board's access code on the operator page (Access).",
-  rate_limited: "Too many tries in a short time: wait a minute, then try again.",
-  bad_args: "The board could not use what was sent; check the form and try again.",
-  parse_error: "The board could not read the request; reload the page.",
-  invalid_request: "The board could not read the request; reload the page.",
-  unsupported_version: "This page is older than the board; reload it.",
-  unknown_command: "This board does not offer that.",
-  line_too_long: "That was too long for the board.",
-  not_found: "There is no such game on this board.",
-  unavailable: "This board is not set up for that.",
-  internal: "The board could not do that; try again.",
-  disconnected: "The page lost its connection to the board; it reconnects by itself.",
+  unauthorized: N_("This device may only watch. To play or change settings, enter the board's access code on the operator page (Access)."),
+  rate_limited: N_("Too many tries in a short time: wait a minute, then try again."),
+  bad_args: N_("The board could not use what was sent; check the form and try again."),
+  parse_error: N_("The board could not read the request; reload the page."),
+  invalid_request: N_("The board could not read the request; reload the page."),
+  unsupported_version: N_("This page is older than the board; reload it."),
+  unknown_command: N_("This board does not offer that."),
+  line_too_long: N_("That was too long for the board."),
+  not_found: N_("There is no such game on this board."),
+  unavailable: N_("This board is not set up for that."),
+  internal: N_("The board could not do that; try again."),
+  disconnected: N_("The page lost its connection to the board; it reconnects by itself."),
 };
+// Words marked for the catalog where they are written, translated where they are shown.
+function N_(id) { return id; }
+
 // Codes whose message is the game's own words for a player (not protocol words).
 const GAME_WORDS = new Set(["conflict", "illegal"]);
 
 function plainError(err) {
   if (err && GAME_WORDS.has(err.code) && err.message) return err.message;
-  return ERROR_WORDS[(err && err.code) || "internal"] || ERROR_WORDS.internal;
+  const words = ERROR_WORDS[err && err.code] || ERROR_WORDS.internal;
+  return t(words);
 }
 
 class KiothiClient {
@@ -46,6 +50,13 @@ class KiothiClient {
     this.handlers = new Map();
     this.delay = 250;
     this.hello = null;
+    this.follows = true; // the page speaks the board's language until the visitor chooses
+    this.on("language", async (e) => {
+      if (this.follows && e.lang !== I18N.lang) {
+        await this.chooseLanguage(null);
+        this.emit("relabel", e.lang);
+      }
+    });
     this.connect();
   }
 
@@ -79,10 +90,11 @@ class KiothiClient {
           sessionStorage.removeItem("kiothi-ticket");
           hello = await this.request("hello", { client: "web" });
           this.emit("notice", err.code === "rate_limited" ? err.message
-            : "The saved access code was not accepted: this device only watches. Enter the code again on the operator page.");
+            : t("The saved access code was not accepted: this device only watches. Enter the code again on the operator page."));
         }
         this.hello = hello;
-        await this.request("subscribe", { topics: this.topics });
+        await this.chooseLanguage(savedLanguage());
+        await this.request("subscribe", { topics: [...this.topics, "language"] });
         this.emit("open", hello);
       } catch (err) {
         this.emit("notice", err.message);
@@ -118,6 +130,17 @@ class KiothiClient {
       setTimeout(() => this.connect(), this.delay);
       this.delay = Math.min(this.delay * 2, 5000);
     };
+  }
+
+  // This page's language: the visitor's choice if the board has it, else the board's own
+  // (the page then follows the board's language button, S9+S10).
+  async chooseLanguage(lang) {
+    const offered = ((this.hello && this.hello.languages) || []).map((l) => l.code);
+    const r = await this.request("lang", lang && offered.includes(lang) ? { lang } : {});
+    this.lang = r.lang;
+    this.follows = !(lang && offered.includes(lang));
+    if (r.lang !== I18N.lang) await loadLanguage(r.lang);
+    return r.lang;
   }
 
   request(cmd, args) {

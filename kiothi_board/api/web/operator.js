@@ -4,43 +4,44 @@
 const client = new KiothiClient(["new_game", "game_over", "settings", "position"]);
 const $ = (id) => document.getElementById(id);
 const VARIANTS = {
-  V1: "Each player may lift up to two pits in the opening",
-  V2: "No opening: start sowing at once",
-  V3: "A long sowing skips the pit it started from",
-  V4: "Sowing from any pit protects it, whoever sows",
-  V5: "Only pits that hold seeds at the start are protected",
-  V6: "To capture, the last lap must have crossed rows",
-  V7: "The landing seed is safe in a never-sown pit",
-  V8: "A never-sown pit stops a corner capture run",
+  V1: N_("Each player may lift up to two pits in the opening"),
+  V2: N_("No opening: start sowing at once"),
+  V3: N_("A long sowing skips the pit it started from"),
+  V4: N_("Sowing from any pit protects it, whoever sows"),
+  V5: N_("Only pits that hold seeds at the start are protected"),
+  V6: N_("To capture, the last lap must have crossed rows"),
+  V7: N_("The landing seed is safe in a never-sown pit"),
+  V8: N_("A never-sown pit stops a corner capture run"),
 };
 for (const [v, text] of Object.entries(VARIANTS)) {
   const label = document.createElement("label");
-  label.innerHTML = `<input type="checkbox" value="${v}"> ${text} <small>(${v})</small>`;
+  label.innerHTML = `<input type="checkbox" value="${v}"> <span></span> <small>(${v})</small>`;
+  label.querySelector("span").textContent = t(text);
   $("variants").appendChild(label);
 }
 
 // The page's own sentences, together (one table to translate).
 const WORDS = {
-  control: "This device may play and change the settings.",
-  watch: "From this device you can watch. To play or change settings, enter the board's access code.",
-  watchSim: "This is the simulator. To play or change settings from this page, enter the access code the simulator printed in its terminal (\u201cits access code for this run is \u2026\u201d).",
-  codeHint: "The access code is the board's token (api.token) or its staff PIN (api.staff_pin, digits), both kept in /etc/kiothi-board/config.toml on the board: the install guide, step 6, says how to set them. A PIN opens a session on this device.",
-  codeHintSim: "The simulator makes a new access code each time it starts (unless api.staff_pin is set in its config); the link it prints with #ticket= gives control too.",
-  pinWrong: "That access code is not right: check it and try again.",
-  pinNone: "This board takes no PIN: enter its token, or set api.staff_pin in its config.",
-  pinBusy: "Too many wrong codes in a short time: wait a minute, then try again.",
-  pinOk: "Access code accepted: this device may play and change the settings.",
-  unreachable: "The board could not be reached; check the connection and try again.",
-  roles: { control: "you may play", spectator: "watching" },
-  modes: { ai: "against the AI", two: "two players", demo: "AI against AI (demo)" },
-  paces: { step: "step pace", flow: "flow pace", instant: "instant pace" },
-  noGame: "No game.",
-  over: "over",
-  toPlay: (side, turn) => `${side === "S" ? "South" : "North"} to play, turn ${turn}`,
-  strength: (name) => `AI strength ${name}`,
-  game: (id, what, state) => `Game ${id}: ${what} — ${state}`,
-  exhibitLevel: "Exhibition mode is on: visitors at the board play at the visitor level, chosen here by default.",
-  exhibitLights: (pct) => `Exhibition mode is on: the opening hours' schedule sets the brightness, now ${pct}% (exhibit.brightness in the config).`,
+  get control() { return t("This device may play and change the settings."); },
+  get watch() { return t("From this device you can watch. To play or change settings, enter the board's access code."); },
+  get watchSim() { return t("This is the simulator. To play or change settings from this page, enter the access code the simulator printed in its terminal (\u201cits access code for this run is \u2026\u201d)."); },
+  get codeHint() { return t("The access code is the board's token (api.token) or its staff PIN (api.staff_pin, digits), both kept in /etc/kiothi-board/config.toml on the board: the install guide, step 6, says how to set them. A PIN opens a session on this device."); },
+  get codeHintSim() { return t("The simulator makes a new access code each time it starts (unless api.staff_pin is set in its config); the link it prints with #ticket= gives control too."); },
+  get pinWrong() { return t("That access code is not right: check it and try again."); },
+  get pinNone() { return t("This board takes no PIN: enter its token, or set api.staff_pin in its config."); },
+  get pinBusy() { return t("Too many wrong codes in a short time: wait a minute, then try again."); },
+  get pinOk() { return t("Access code accepted: this device may play and change the settings."); },
+  get unreachable() { return t("The board could not be reached; check the connection and try again."); },
+  get roles() { return { control: t("you may play"), spectator: t("watching") }; },
+  get modes() { return { ai: t("against the AI"), two: t("two players"), demo: t("AI against AI (demo)") }; },
+  get paces() { return { step: t("step pace"), flow: t("flow pace"), instant: t("instant pace") }; },
+  get noGame() { return t("No game."); },
+  get over() { return t("over"); },
+  toPlay: (side, turn) => t("{side} to play, turn {turn}", { side: tp("side", side === "S" ? "South" : "North"), turn }),
+  strength: (name) => t("AI strength {name}", { name }),
+  game: (id, what, state) => t("Game {id}: {what} — {state}", { id, what, state }),
+  get exhibitLevel() { return t("Exhibition mode is on: visitors at the board play at the visitor level, chosen here by default."); },
+  exhibitLights: (pct) => t("Exhibition mode is on: the opening hours' schedule sets the brightness, now {pct}% (exhibit.brightness in the config).", { pct }),
 };
 
 function fail(e) { toast(e.message, "err"); }
@@ -58,7 +59,7 @@ function fillLevels(list) {
   for (const l of levels) {
     const o = document.createElement("option");
     o.value = String(l.level);
-    o.textContent = l.level === "adaptive" ? `${l.name} (keeps it close)` : `${l.level} · ${l.name}`;
+    o.textContent = l.level === "adaptive" ? t("{name} (keeps it close)", { name: l.name }) : `${l.level} · ${l.name}`;
     sel.appendChild(o);
   }
   sel.value = keep;
@@ -112,7 +113,9 @@ async function refresh(fill) {
     for (const g of games) {
       const tr = document.createElement("tr");
       const r = g.result;
-      const res = r ? (r.end === "abandoned" ? "abandoned" : `${r.winner ? (r.winner === "S" ? "South" : "North") + " won" : "draw"} ${r.captured[0]}–${r.captured[1]}`) : (g.id === current ? "in progress" : "unfinished");
+      const score = r ? `${r.captured[0]}–${r.captured[1]}` : "";
+      const won = r && r.winner ? t("{side} won {score}", { side: tp("side", r.winner === "S" ? "South" : "North"), score }) : t("draw {score}", { score });
+      const res = r ? (r.end === "abandoned" ? t("abandoned") : won) : (g.id === current ? t("in progress") : t("unfinished"));
       tr.innerHTML = `<td>${g.id}</td><td>${res}</td><td>${r ? r.end : ""}</td>`;
       $("games").appendChild(tr);
     }
@@ -211,14 +214,14 @@ $("start").onclick = async () => {
   try {
     await client.request("settings.set", args);  // remembered as the next game's defaults
     const r = await client.request("new_game", args);
-    toast(`Game ${r.game_id} started`);
+    toast(t("Game {id} started", { id: r.game_id }));
   } catch (e) { fail(e); }
 };
-$("undo").onclick = () => act("undo", {}, "Undone");
-$("hint").onclick = () => act("hint", {}, "Hint asked for");
+$("undo").onclick = () => act("undo", {}, t("Undone"));
+$("hint").onclick = () => act("hint", {}, t("Hint asked for"));
 $("check").onclick = () => act("check", {}, null);
-$("end").onclick = () => { if (confirm("End the game by agreement?")) act("end", {}, "Game ended"); };
-$("resign").onclick = () => { if (confirm("Resign for the side to move?")) act("resign", {}, "Resigned"); };
+$("end").onclick = () => { if (confirm(t("End the game by agreement?"))) act("end", {}, t("Game ended")); };
+$("resign").onclick = () => { if (confirm(t("Resign for the side to move?"))) act("resign", {}, t("Resigned")); };
 $("save-lights").onclick = () => act("settings.set", $("brightness").disabled
   ? { palette: $("palette").value }  // the exhibition's schedule keeps the brightness
-  : { palette: $("palette").value, brightness: Number($("brightness").value) / 100 }, "Lights applied");
+  : { palette: $("palette").value, brightness: Number($("brightness").value) / 100 }, t("Lights applied"));

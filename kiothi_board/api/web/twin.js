@@ -11,7 +11,8 @@ const client = new KiothiClient([
 const $ = (id) => document.getElementById(id);
 const boardEl = $("board");
 const pits = [];
-const SIDE = { S: "South", N: "North" };
+const SIDE_EN = { S: "South", N: "North" };
+const side = (s) => tp("side", SIDE_EN[s]);
 // Keys by their place on the keyboard (KeyboardEvent.code), not the character they type:
 // Shift with a pit's key is a hold on any layout.
 const SOUTH_CODES = ["Digit1", "Digit2", "Digit3", "Digit4", "Digit5", "Digit6", "Digit7", "Digit8", "Digit9", "Digit0"];
@@ -24,38 +25,43 @@ const START = [0, 0, 0, 0, 0, 6, 6, 6, 6, 6, 0, 0, 0, 0, 0, 6, 6, 6, 6, 6];
 const narrow = window.matchMedia("(max-width: 539px)");
 
 // The page's own words, together (one table to translate).
+// The page's own words (the board's come translated in its events and state); each is
+// looked up in the catalog of the page's language when it is shown (i18n.js).
 const WORDS = {
-  seeds: (n) => (n === 1 ? "1 seed" : `${n} seeds`),
-  yours: "yours",
-  aiRow: (side) => `${SIDE[side]}'s, the AI's`,
-  row: (side) => `${SIDE[side]}'s`,
-  youRow: (side) => `${SIDE[side]}'s row · you`,
-  aiRowLabel: (side) => `${SIDE[side]}'s row · AI`,
-  rowLabel: (side) => `${SIDE[side]}'s row`,
-  maySow: "you may sow it",
-  mayLift: "you may lift it",
-  mayPlace: "you may place a seed here",
-  asked: "lit: the guide asks you to press it",
-  pointed: "lit: the guide points here",
-  protectedPit: (side) => `protected: never sown, so ${SIDE[side === "S" ? "N" : "S"]} cannot capture its seeds`,
-  setTo: (n) => `set it to ${n === 1 ? "1 seed" : `${n} seeds`}`,
-  target: (n) => `the reset asks for ${n === 1 ? "1 seed" : `${n} seeds`}`,
-  noGame: "No game",
-  undoSet: "Undo: set the board back",
-  set: "Set the board",
-  over: "Game over",
-  toMove: (side, opening, ai) => `${SIDE[side]} to ${opening ? "open" : "move"}${ai ? " · AI" : ""}`,
-  realBoard: "This page shows a real board: press the pits on the board itself.",
-  watching: "You are watching: enter the board's access code on the operator page to play.",
-  roleControl: "you may play",
-  roleWatch: "watching",
-  watchCue: "You are watching this board: the pits, the line above and the moves follow the game as it is played.",
-  overWho: (winner) => (winner ? `${SIDE[winner]} wins` : "A draw"),
-  abandoned: "Abandoned: no winner",
-  againPlay: "Hold any pit, or press New game, to play again.",
-  againWatch: "The next game starts on the board.",
-  hint: (pit, why) => `Hint: ${pit}${why ? ` — ${why}` : ""}`,
-  resetScore: "The board is being set for the next game.",
+  seeds: (n) => tn("{n} seed", "{n} seeds", n),
+  get yours() { return t("yours"); },
+  aiRow: (s) => t("{side}'s, the AI's", { side: side(s) }),
+  row: (s) => t("{side}'s", { side: side(s) }),
+  youRow: (s) => t("{side}'s row · you", { side: side(s) }),
+  aiRowLabel: (s) => t("{side}'s row · AI", { side: side(s) }),
+  rowLabel: (s) => t("{side}'s row", { side: side(s) }),
+  get maySow() { return t("you may sow it"); },
+  get mayLift() { return t("you may lift it"); },
+  get mayPlace() { return t("you may place a seed here"); },
+  get asked() { return t("lit: the guide asks you to press it"); },
+  get pointed() { return t("lit: the guide points here"); },
+  protectedPit: (s) => t("protected: never sown, so {side} cannot capture its seeds", { side: side(s === "S" ? "N" : "S") }),
+  setTo: (n) => tn("set it to {n} seed", "set it to {n} seeds", n),
+  target: (n) => tn("the reset asks for {n} seed", "the reset asks for {n} seeds", n),
+  get noGame() { return t("No game"); },
+  get undoSet() { return t("Undo: set the board back"); },
+  get set() { return t("Set the board"); },
+  get over() { return t("Game over"); },
+  toMove: (s, opening, ai) => {
+    const turn = opening ? t("{side} to open", { side: side(s) }) : t("{side} to move", { side: side(s) });
+    return ai ? t("{turn} · AI", { turn }) : turn;
+  },
+  get realBoard() { return t("This page shows a real board: press the pits on the board itself."); },
+  get watching() { return t("You are watching: enter the board's access code on the operator page to play."); },
+  get roleControl() { return t("you may play"); },
+  get roleWatch() { return t("watching"); },
+  get watchCue() { return t("You are watching this board: the pits, the line above and the moves follow the game as it is played."); },
+  overWho: (winner) => (winner ? t("{side} wins", { side: side(winner) }) : t("A draw")),
+  get abandoned() { return t("Abandoned: no winner"); },
+  get againPlay() { return t("Hold any pit, or press New game, to play again."); },
+  get againWatch() { return t("The next game starts on the board."); },
+  hint: (pit, why) => (why ? t("Hint: {pit} — {why}", { pit, why }) : t("Hint: {pit}", { pit })),
+  get resetScore() { return t("The board is being set for the next game."); },
 };
 const TRACK = "2a1b0e"; // an unlit LED
 const reduced = window.matchMedia("(prefers-reduced-motion: reduce)");
@@ -131,8 +137,8 @@ function layout() {
     el.className = `row-label ${side === "S" ? "south" : "north"}`;
     el.dataset.side = side;
   }
-  $("who-top").textContent = SIDE[top];
-  $("who-bottom").textContent = SIDE[bottom];
+  $("who-top").textContent = side(top);
+  $("who-bottom").textContent = side(bottom);
   $("score-top").className = `score ${top === "S" ? "south" : "north"}`;
   $("score-bottom").className = `score ${bottom === "S" ? "south" : "north"}`;
   if (lastFrame) drawFrame(lastFrame);
@@ -225,23 +231,23 @@ function say(text) {
 
 function describe(action) {
   // `S6` is a sowing move; `S7>S1,S1,N3` an opening lift and where its seeds went; `pass`.
-  if (action === "pass") return "passes";
-  if (!action.includes(">")) return `sows ${action}`;
+  if (action === "pass") return t("passes");
+  if (!action.includes(">")) return t("sows {pit}", { pit: action });
   return action.split(";").map((lift) => {
     const [from, to] = lift.split(">");
-    return `lifts ${from}, places ${to.split(",").join(" ")}`;
-  }).join("; then ");
+    return t("lifts {pit}, places {pits}", { pit: from, pits: to.split(",").join(" ") });
+  }).join(t("; then "));
 }
 
 function renderMoves(actions) {
-  const key = actions.join(" ");
+  const key = `${I18N.lang}|${actions.join(" ")}`;
   if (renderMoves.last === key) return; // redraw only when the list changed
   renderMoves.last = key;
   const moves = $("moves");
   const items = actions.map((a, k) => {
-    const side = k % 2 === 0 ? "S" : "N";
+    const s = k % 2 === 0 ? "S" : "N";
     const li = document.createElement("li");
-    li.innerHTML = `<span class="n">${k + 1}.</span><span class="who ${side.toLowerCase()}">${SIDE[side]}</span><span class="what"></span>`;
+    li.innerHTML = `<span class="n">${k + 1}.</span><span class="who ${s.toLowerCase()}">${side(s)}</span><span class="what"></span>`;
     li.querySelector(".what").textContent = describe(a);
     return li;
   });
@@ -376,19 +382,27 @@ function watcherLine(st, line) {
 // Exhibition mode: while no game is played the page says what the rings show (the
 // countdown, the reset, the invitation). Polled: these change with time, not with events.
 let exhibit = null;
+const INVITE_MS = 5000; // each language's turn at inviting, in the attract loop
 const EXHIBIT_WORDS = {
-  attract: "Press any pit to play against the board, or a pit on each side for two players.",
-  waking: "Two players? Press a pit on the other side now.",
-  closed: "The board is resting until the next opening hours.",
+  attract: N_("Press any pit to play against the board, or a pit on each side for two players."),
+  waking: N_("Two players? Press a pit on the other side now."),
+  closed: N_("The board is resting until the next opening hours."),
 };
 
 function exhibitLine(ex) {
   if (!ex || !ex.enabled) return null;
   if (ex.phase === "countdown" && ex.countdown !== null) {
-    return `Still playing? Press any pit: this game ends in ${Math.ceil(ex.countdown)} s.`;
+    return t("Still playing? Press any pit: this game ends in {n} s.", { n: Math.ceil(ex.countdown) });
   }
   if (ex.phase === "reset") return ex.instruction;
-  return EXHIBIT_WORDS[ex.phase] || null;
+  if (ex.phase === "attract" && client.follows) {
+    // Nobody chose a language here: the invitation speaks each of the venue's in turn.
+    const langs = ((client.hello && client.hello.languages) || []).map((l) => l.code);
+    if (langs.length > 1) {
+      return tIn(langs[Math.floor(Date.now() / INVITE_MS) % langs.length], EXHIBIT_WORDS.attract);
+    }
+  }
+  return EXHIBIT_WORDS[ex.phase] ? t(EXHIBIT_WORDS[ex.phase]) : null;
 }
 
 async function pollExhibit() {
@@ -423,7 +437,7 @@ function scheduleRefresh() {
 
 client.on("open", async (hello) => {
   $("conn").classList.add("up");
-  $("conn").setAttribute("aria-label", "connected");
+  $("conn").setAttribute("aria-label", t("connected"));
   $("sim").classList.toggle("hidden", !hello.sim);
   const role = $("role");
   role.textContent = hello.role === "control" ? WORDS.roleControl : WORDS.roleWatch;
@@ -436,10 +450,10 @@ client.on("open", async (hello) => {
     lastFrame = f.frame;
     drawFrame(f.frame);
   } catch (e) { /* the next frame event will do */ }
-  refresh();
+  relabel();
   pollExhibit();
 });
-client.on("close", () => { $("conn").classList.remove("up"); $("conn").setAttribute("aria-label", "disconnected"); });
+client.on("close", () => { $("conn").classList.remove("up"); $("conn").setAttribute("aria-label", t("disconnected")); });
 client.on("frame", (e) => { leds = e.leds_per_ring; lastFrame = e.frame; drawFrame(e.frame); });
 for (const t of ["position", "guide", "new_game", "game_over", "move", "settings", "hint"]) client.on(t, scheduleRefresh);
 // The hint and its reason, in words, until the next press (the ring shows it as long).
@@ -452,7 +466,7 @@ client.on("hint", (e) => {
 client.on("input", () => $("hint-line").classList.add("hidden"));
 client.on("new_game", () => $("hint-line").classList.add("hidden"));
 client.on("wrong", (e) => {
-  say(e.message || `${e.pit}: not now${e.expect ? ` — the guide asks for ${e.expect}` : ""}.`);
+  say(e.message || (e.expect ? t("{pit}: not now — the guide asks for {want}.", { pit: e.pit, want: e.expect }) : t("{pit}: not now.", { pit: e.pit })));
   const i = pits.findIndex((p) => p.el.dataset.pit === e.pit);
   if (i < 0) return;
   pits[i].el.classList.remove("shake");
@@ -468,7 +482,10 @@ client.on("input", (e) => {
   void p.el.offsetWidth;
   p.el.classList.add("pulse");
 });
-client.on("capture", (e) => toast(`Captured ${e.captures.map((c) => `${c.seeds} from ${c.pit}`).join(", ")}`));
+client.on("capture", (e) => {
+  const each = (c) => t("{n} from {pit}", { n: c.seeds, pit: c.pit });
+  toast(t("Captured {list}", { list: e.captures.map(each).join(", ") }));
+});
 client.on("notice", (t) => say(t));
 
 function command(cmd, args) {
@@ -539,11 +556,13 @@ async function openHowto() {
   const dialog = $("howto");
   if (!dialog.dataset.loaded) {
     try {
+      $("howto-body").textContent = t("Loading…");
       const r = await fetch("/static/howto.html");
       $("howto-body").innerHTML = await r.text();
+      applyI18n($("howto-body"));
       dialog.dataset.loaded = "1";
     } catch (e) {
-      $("howto-body").textContent = "The rules could not be loaded; try again.";
+      $("howto-body").textContent = t("The rules could not be loaded; try again.");
     }
   }
   dialog.showModal();
@@ -551,6 +570,34 @@ async function openHowto() {
 }
 $("btn-howto").onclick = openHowto;
 $("howto-close").onclick = () => $("howto").close();
+
+// ------------------------------------------------------------------ language
+// The button cycles the languages the venue enabled; the choice is this device's (kept),
+// and a visitor who never chose follows the board's own language (S9+S10 held).
+$("btn-lang").onclick = async () => {
+  const langs = ((client.hello && client.hello.languages) || []).map((l) => l.code);
+  if (langs.length < 2) return;
+  const next = langs[(langs.indexOf(I18N.lang) + 1) % langs.length];
+  rememberLanguage(next);
+  await client.chooseLanguage(next);
+  relabel();
+};
+
+function relabel() {
+  const langs = (client.hello && client.hello.languages) || [];
+  preloadLanguages(langs.map((l) => l.code));
+  const btn = $("btn-lang");
+  btn.textContent = I18N.name;
+  btn.classList.toggle("hidden", langs.length < 2);
+  if (client.hello) $("role").textContent = client.hello.role === "control" ? WORDS.roleControl : WORDS.roleWatch;
+  $("conn").setAttribute("aria-label", $("conn").classList.contains("up") ? t("connected") : t("disconnected"));
+  renderMoves.last = null;
+  layout();
+  if (state) render(state);
+  refresh();
+}
+client.on("relabel", relabel);
+onLanguage(() => { if (client.hello) relabel(); });
 
 buildBoard();
 narrow.addEventListener("change", layout);

@@ -1,0 +1,93 @@
+"""The page holds in every language: in German (the longest) at 320, 390 and 1280 px no
+horizontal scroll and no text cut off, through a game's stages; a screenshot of each
+language at 320 px into artifacts/languages/."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from kiothi_board.board import Board
+from tests.api.helpers import ARTIFACTS
+from tests.api.twin_harness import no_horizontal_scroll
+from tests.browser import chromium, wait_js
+from tests.i18n.test_walk import LANGS, _open, _page_text, _serve
+
+SHOTS = ARTIFACTS / "languages"
+WIDTHS = (320, 390, 1280)
+
+# Elements whose text does not fit: clipped by their own overflow, or past the viewport.
+CUT_OFF_JS = """() => {
+  const out = [];
+  for (const el of document.querySelectorAll('body *')) {
+    const st = getComputedStyle(el);
+    if (st.display === 'none' || st.visibility === 'hidden') continue;
+    if (!el.getClientRects().length) continue;
+    if (el.closest('dialog:not([open])') || el.closest('.hidden')) continue;
+    const text = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
+    if (!text) continue;
+    const r = el.getBoundingClientRect();
+    const clips = ['hidden', 'clip'].includes(st.overflowX) || st.textOverflow === 'ellipsis';
+    const what = `${el.id || el.className || el.tagName} ${el.textContent.trim().slice(0, 40)}`;
+    if (clips && el.scrollWidth > el.clientWidth + 1) out.push(`clipped: ${what}`);
+    if (r.right > window.innerWidth + 1 || r.left < -1) out.push(`outside: ${what}`);
+  }
+  return out;
+}"""
+
+
+def _stages(board: Board) -> list[tuple[str, Any]]:
+    """A game's stages, each a step that brings the board there."""
+
+    def opening() -> None:
+        board.new_game("ai", "S", 1, "step", {})
+
+    def lifted() -> None:
+        board.press(6)  # S7 lifted: its seeds to place
+
+    def over() -> None:
+        board.run("resign", "S")
+
+    return [("blank", lambda: None), ("opening", opening), ("placing", lifted), ("over", over)]
+
+
+def _check(page: Any, name: str) -> list[str]:
+    width, inner = no_horizontal_scroll(page)
+    bad = [f"{name}: scrollWidth {width} > {inner}"] if width > inner else []
+    return bad + [f"{name}: {x}" for x in page.evaluate(CUT_OFF_JS)]
+
+
+def test_german_fits_at_320_390_1280_and_each_language_is_shot_at_320() -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    with chromium() as browser, _serve() as (board, url):
+        german = {w: _open(browser, url, "de", width=w) for w in WIDTHS}
+        narrow = {lang: _open(browser, url, lang, width=320) for lang in LANGS}
+        problems: list[str] = []
+        for stage, step in _stages(board):
+            step()
+            for w, page in german.items():
+                _page_text(page, board, "de")
+                problems += _check(page, f"de {w}px {stage}")
+            for lang, page in narrow.items():
+                _page_text(page, board, lang)
+                page.screenshot(path=str(SHOTS / f"{stage}-{lang}-320.png"), full_page=True)
+        for w, page in german.items():  # How to play, read in German
+            page.click("#btn-howto")
+            wait_js(page, "document.querySelectorAll('#howto-body p').length > 3")
+            problems += _check(page, f"de {w}px how-to-play")
+            if w == 320:
+                page.screenshot(path=str(SHOTS / "how-to-play-de-320.png"))
+        assert problems == []
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_the_check_sees_a_cut_off_text(width: int) -> None:
+    """The cut-off check is not blind: a German word forced into a narrow clipping box."""
+    with chromium() as browser, _serve() as (_, url):
+        page = _open(browser, url, "de", width=width)
+        page.evaluate(
+            "const el = document.querySelector('#turn'); el.style.width = '30px';"
+            " el.style.overflow = 'hidden'; el.style.whiteSpace = 'nowrap';"
+        )
+        assert any("turn" in x for x in page.evaluate(CUT_OFF_JS))
