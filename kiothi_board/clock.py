@@ -78,6 +78,12 @@ class FakeClock:
             self._t += seconds
             return self._t
 
+    def step_wall(self, seconds: float) -> None:
+        """Step the wall clock alone by `seconds` (either way), as NTP or an operator does;
+        the monotonic clock does not move."""
+        with self._lock:
+            self._wall_start += seconds
+
     def set(self, t: float) -> None:
         """Jump to absolute time `t` (not earlier than now)."""
         with self._lock:

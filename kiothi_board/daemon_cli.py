@@ -201,7 +201,8 @@ def screen(daemon: Daemon, keys: SimKeys, play_url: str | None) -> str:
     state["url"] = play_url
     if play_url is not None:  # the view is a terminal: the access code may show
         state["url"] = f"{play_url}\n{operator_line(daemon, True)}"
-    state["said"] = keys.prompt or keys.said or state.get("said")
+    if keys.prompt or keys.said:  # a question or a refused key: the terminal's own words
+        state.update(said=keys.prompt or keys.said, said_kind="prompt")
     state["help"] = keys.help
     director = daemon.exhibition.director
     if director.pictured():

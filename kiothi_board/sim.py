@@ -103,8 +103,11 @@ def render_board(
     captured = pos.get("captured", [0, 0])
     cols = max(40, columns)
     status = [_styled("1", state.get("instruction") or "", cols)]
-    if state.get("said"):
-        status.append(_styled("38;2;255;140;140", state["said"], cols))
+    if state.get("said"):  # a hint's reason in the hint's yellow, a wrong press in red
+        hint = state.get("said_kind") == "hint"
+        status.append(
+            _styled("38;2;255;220;90" if hint else "38;2;255;140;140", state["said"], cols)
+        )
     if state.get("stage") not in (None, "none"):  # the instruction says who is to move
         line = tr(
             "Game {game} · captured: South {south}, North {north}",

@@ -18,6 +18,7 @@ FLOORS: dict[str, int] = {
     "kiothi_board.clock": 0,
     "kiothi_board.frame": 0,
     "kiothi_board.listeners": 0,
+    "kiothi_board.helptext": 0,
     "kiothi_board.i18n": 0,  # the words: message values and catalogs (stdlib gettext only)
     "kiothi_board.rules": 0,
     "kiothi_board.native": 0,

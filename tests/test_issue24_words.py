@@ -40,6 +40,7 @@ def test_a_hint_and_an_undo_clear_the_wrong_press_line() -> None:
     rig.pit_input.hold(15, 1.5)
     rig.pit_input.tap(0)  # S1 is empty: wrong
     assert rig.ctl.state()["said"] == "S1 is empty: choose a pit with seeds."
+    assert rig.ctl.state()["said_kind"] == "wrong"
     rig.ctl.hint()  # `h`: no press, a hint without words
     rig.tick()
     assert rig.ctl.state()["said"] is None
@@ -74,3 +75,14 @@ def test_a_watchers_hint_is_refused_in_plain_words(tmp_path: Path) -> None:
         assert "hello" not in message and "token" not in message
     finally:
         daemon.close()
+
+
+def test_a_hints_reason_is_drawn_in_yellow_a_wrong_press_in_red() -> None:
+    """The terminal drew a hint's reason in the wrong press's red."""
+    from kiothi_board.sim import render_board
+
+    frame = [[(0, 0, 0)] * 16 for _ in range(20)]
+    hint = render_board(frame, {"said": "S8 captures 2.", "said_kind": "hint"})
+    wrong = render_board(frame, {"said": "S1 is empty.", "said_kind": "wrong"})
+    assert "\x1b[38;2;255;220;90mS8 captures 2." in hint
+    assert "\x1b[38;2;255;140;140mS1 is empty." in wrong

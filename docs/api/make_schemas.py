@@ -174,6 +174,7 @@ common = {
                 "ai_to_move": {"type": "boolean"},
                 "instruction": {"type": "string"},
                 "said": {"type": ["string", "null"]},
+                "said_kind": {"enum": [None, "hint", "wrong"]},
                 "tutorial": {"enum": [None, "opening", "their-opening", "move", "play-on", "done"]},
                 "restore": {
                     "type": ["object", "null"],

@@ -46,8 +46,12 @@ from kiothi_board.api.protocol import (
 from kiothi_board.api.service import BoardService
 from kiothi_board.api.session import ClientSession, RateLimiter
 from kiothi_board.clock import Clock, SystemClock
-from kiothi_board.errors import KiothiError
+from kiothi_board.errors import KiothiError, StoreError
 from kiothi_board.i18n import DEFAULT_LANGUAGE, has_words, localize
+
+STORE_LOG_SECONDS = 60.0
+"""A store that cannot write (a full disk) fails every request that writes: one log line a
+minute says how many, instead of a traceback each."""
 
 _Checked = tuple[Any, str, dict[str, Any], Any]
 """A well-formed request: id, command, arguments, and the added command's entry (or None)."""
@@ -124,6 +128,8 @@ class Dispatcher(CommandHandlers):
         self.requests = 0
         self.errors = 0
         self.dropped = 0  # malformed lines over a client's rate, dropped unanswered
+        self._store_failures = 0
+        self._store_logged = -STORE_LOG_SECONDS
         self._closed = False
         service.add_listener(self.publish)
 
@@ -422,6 +428,9 @@ class Dispatcher(CommandHandlers):
                     result = _HANDLERS[cmd](self, session, Args(cmd, args, TOPICS))
         except ApiError as exc:
             return error_reply(rid, exc.code, exc.message)
+        except StoreError as exc:  # a full disk: not a bug, and not a traceback per request
+            self._store_failed(cmd, exc)
+            return error_reply(rid, "unavailable", short(str(exc)))
         except KiothiError as exc:
             code = _code_of(exc)
             if code == "internal":
@@ -431,6 +440,16 @@ class Dispatcher(CommandHandlers):
             log.exception("api: %s failed", cmd)
             return error_reply(rid, "internal", f"{cmd} failed: {type(exc).__name__}")
         return ok_reply(rid, result)
+
+    def _store_failed(self, cmd: str, exc: StoreError) -> None:
+        """Log a store failure once per STORE_LOG_SECONDS, with how many there were."""
+        with self._hub_lock:
+            self._store_failures += 1
+            now = self._clock.now()
+            if now < self._store_logged + STORE_LOG_SECONDS:
+                return
+            self._store_logged, count, self._store_failures = now, self._store_failures, 0
+        log.error("api: %d request(s) failed (last: %s): %s", count, cmd, exc)
 
     def _health_cmd(self, session: ClientSession, a: Args) -> dict[str, Any]:
         a.done()

@@ -74,6 +74,7 @@ class Presenter:
         self._overlays: list[Overlay] = []
         self._idle: IdleView | None = None
         self._said: tuple[str, float] | None = None  # a message and until when it shows
+        self._said_hint = False  # the message is a hint's reason, not a wrong press's
         self.tutorial: Callable[[], Tutorial | None] = lambda: None  # the coach's part
 
     def observe(self, notices: list[Notice]) -> list[Notice]:
@@ -116,15 +117,18 @@ class Presenter:
                 self._overlays.append(Overlay(pit, cue, now, now + ERROR_SECONDS))
                 message = wrong_text(self.view(), pit, ai=self._ai(), endless=endless)
                 self._said = (message, now + SAY_SECONDS)
+                self._said_hint = False
                 return [replace(notice, message=message)]
             case HintReady(pit, why, _):
                 self._overlays = [o for o in self._overlays if o.cue != Cue.HINT]
                 self._overlays.append(Overlay(pit, Cue.HINT, now, now + HINT_SECONDS))
                 # The hint's words replace a wrong press's (they last as long as the ring).
                 self._said = (why, now + HINT_SECONDS) if why else None
+                self._said_hint = bool(why)
                 return [notice, self.guided()]
             case Failure(message):
                 self._said = (message, now + SAY_SECONDS)
+                self._said_hint = False
             case LanguageChanged():
                 self._overlays = [o for o in self._overlays if o.cue != Cue.WIN]
                 self._overlays.extend(picture(notice, now))
@@ -233,6 +237,7 @@ class Presenter:
             "thinking": s.thinking,
             "instruction": self.instruction(),
             "said": self.said(),
+            "said_kind": None if self.said() is None else "hint" if self._said_hint else "wrong",
             "tutorial": None if (t := self.tutorial()) is None else t.part,
         }
         if game is None:

@@ -83,8 +83,8 @@ class StaffGate:
         )
 
     @property
-    def staff(self) -> bool:
-        """Whether staff can sign in at all (a token is set)."""
+    def enabled(self) -> bool:
+        """Whether a staff token is set at all (else the dashboard is read-only for all)."""
         return bool(self._token)
 
     def check(self, peer: str, given: object) -> str:
@@ -212,7 +212,7 @@ async def _serve_client(
                 text = json.dumps({"type": "boards", "boards": hub.boards()})
             await ws.send_str(text)
 
-    first = {"type": "boards", "boards": hub.boards(), "role": role[0], "staff": gate.staff}
+    first = {"type": "boards", "boards": hub.boards(), "role": role[0], "staff": gate.enabled}
     await ws.send_json(first)
     hub.listeners.add(listener)
     pumper = asyncio.create_task(pump())
@@ -303,6 +303,18 @@ def _broker(text: str) -> str:
     return text
 
 
+def _print_acl(boards: Sequence[str]) -> int:
+    from kiothi_board.errors import ConfigError
+    from kiothi_board.fleet.acl import fleet_acl
+
+    try:
+        print(fleet_acl(boards), end="")
+    except ConfigError as exc:
+        print(f"kiothi-board fleet --print-acl: {exc}".replace("mqtt.board_id: ", ""))
+        return 2
+    return 0
+
+
 def main(argv: Sequence[str]) -> int:
     """`kiothi-board fleet --broker URL [--port N]`: serve the dashboard until interrupted."""
     p = _Parser(
@@ -320,7 +332,15 @@ def main(argv: Sequence[str]) -> int:
     p.add_argument("--username", help="the dashboard's broker user")
     p.add_argument("--tls-ca", help="CA file for mqtts://")
     p.add_argument("--silent-after", type=float, default=120.0, help="seconds before 'silent'")
+    p.add_argument(
+        "--print-acl",
+        nargs="+",
+        metavar="BOARD",
+        help="print the broker's ACL (docs/fleet.md) with a block for each BOARD, and exit",
+    )
     args = p.parse_args(argv)
+    if args.print_acl:
+        return _print_acl(args.print_acl)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     # Secrets come from the environment (a systemd EnvironmentFile), never from argv.
     token = os.environ.get("KIOTHI_FLEET_TOKEN") or None

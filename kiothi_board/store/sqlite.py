@@ -3,7 +3,8 @@
 Durability: WAL journal with `synchronous=FULL`, so each commit is fsynced to the WAL
 before the call returns and survives a kill or a power cut; every call is its own
 transaction, and `commit(writes)` makes one transaction of a board step's writes. Pages
-are PAGE_SIZE bytes. Thread-safe: one connection shared under a lock.
+are PAGE_SIZE bytes. Thread-safe: one connection shared under a lock. The schema and the
+checks of a file before it is used are in `sqlite_files`; reading damaged data in `sqlite_rescue`.
 
 A file that is not SQLite, is damaged, or holds another schema is never overwritten: it is
 moved aside to `<name>.corrupt-<UTC timestamp>` (with its `-wal`/`-shm` companions), a
@@ -33,8 +34,6 @@ import os
 import sqlite3
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -42,49 +41,33 @@ from kiothi_board.clock import Clock, SystemClock
 from kiothi_board.errors import StoreError, StoreUsageError, UnknownGameError
 from kiothi_board.store.base import Writes
 from kiothi_board.store.common import check_counts, dump, load, result_of
-from kiothi_board.store.sqlite_rescue import Salvage, read_settings, salvage, scan_games
+from kiothi_board.store.sqlite_files import (
+    APPLICATION_ID,
+    COUNTS,
+    PAGE_SIZE,
+    SCHEMA,
+    SCHEMA_VERSION,
+    CorruptStoreReport,
+    configure,
+    health_report,
+    move_aside,
+    problem,
+    shrink_pages,
+)
+from kiothi_board.store.sqlite_rescue import read_settings, salvage, scan_games
 
-__all__ = ["APPLICATION_ID", "SCHEMA_VERSION", "CorruptStoreReport", "SqliteStore"]
+__all__ = [
+    "APPLICATION_ID",
+    "PAGE_SIZE",
+    "SCHEMA_VERSION",
+    "CorruptStoreReport",
+    "SqliteStore",
+]
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 1
-APPLICATION_ID = 0x4B494F54  # "KIOT"
-PAGE_SIZE = 1024
-"""A press writes one or two pages (the game's events, the day's counters) to the WAL and
-fsyncs it: 1 KiB pages make that about 6 KiB of writes a press where 4 KiB pages made 12,
-and an SD card wears by what it is written."""
-
-_SCHEMA = f"""
-PRAGMA application_id = {APPLICATION_ID};
-CREATE TABLE schema_version (version INTEGER NOT NULL);
-INSERT INTO schema_version (version) VALUES ({SCHEMA_VERSION});
-CREATE TABLE settings (id INTEGER PRIMARY KEY CHECK (id = 1), json TEXT NOT NULL);
-CREATE TABLE games (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
-    status TEXT NOT NULL CHECK (status IN ('current', 'finished', 'abandoned')),
-    meta TEXT NOT NULL,
-    started REAL NOT NULL,
-    finished REAL,
-    record TEXT
-);
-CREATE INDEX games_status ON games (status);
-CREATE TABLE events (
-    game_id INTEGER NOT NULL REFERENCES games (id),
-    seq INTEGER NOT NULL,
-    event TEXT NOT NULL,
-    PRIMARY KEY (game_id, seq)
-) WITHOUT ROWID;
-"""
-
-_COUNTS = """
-CREATE TABLE IF NOT EXISTS counts (
-    day TEXT NOT NULL,
-    key TEXT NOT NULL,
-    n INTEGER NOT NULL,
-    PRIMARY KEY (day, key)
-) WITHOUT ROWID
-"""
+CLOCK_STEP = 5.0
+"""Seconds between the wall clock and a game's monotonic end that count as a clock step."""
 
 _QUARANTINE = (
     "CREATE TEMP TABLE IF NOT EXISTS quarantine (game_id INTEGER PRIMARY KEY, reason TEXT)"
@@ -93,23 +76,6 @@ _KEPT = "id NOT IN (SELECT game_id FROM temp.quarantine)"
 """Reads leave quarantined games out: SQLite raises on their values when they are fetched."""
 
 T = TypeVar("T")
-
-
-@dataclass(frozen=True, slots=True)
-class CorruptStoreReport:
-    """What was wrong with a store file found at start-up and where it was moved."""
-
-    path: str
-    moved_to: str
-    reason: str
-    salvage: Salvage | None = None
-
-    def __str__(self) -> str:
-        rescued = "" if self.salvage is None else f"; salvaged into it: {self.salvage}"
-        return (
-            f"game store {self.path!r} was unusable ({self.reason}); "
-            f"moved aside to {self.moved_to!r} and a new store was created{rescued}"
-        )
 
 
 class SqliteStore:
@@ -122,10 +88,15 @@ class SqliteStore:
         """
         self.path = Path(path)
         self._wall_clock = (clock or SystemClock()).wall
+        self._mono = (clock or SystemClock()).now
+        self._begun: dict[int, float] = {}  # game id -> monotonic time it began (this process)
+        self.clock_steps = 0
+        self.last_clock_step: float | None = None
         self._lock = threading.RLock()
         self.report: CorruptStoreReport | None = None
         self.quarantined: dict[int, str] = {}
         self.settings_problem: str | None = None
+        self.write_failure: str | None = None
         self._salvage_from: Path | None = None
         try:
             self._conn: sqlite3.Connection | None = self._open()
@@ -135,7 +106,7 @@ class SqliteStore:
             raise StoreError(f"cannot open game store {str(self.path)!r}: {exc}") from exc
         except OSError as exc:
             raise StoreError(f"cannot open game store {str(self.path)!r}: {exc}") from exc
-        self._write(lambda c: c.execute(_COUNTS))
+        self._write(lambda c: c.execute(COUNTS))
         self._rescue()
 
     def _rescue(self) -> None:
@@ -168,8 +139,8 @@ class SqliteStore:
         if self.path.exists() and self.path.stat().st_size > 0:
             conn = self._connect()
             try:
-                problem = self._problem(conn)
-                if problem is None:
+                bad = problem(conn)
+                if bad is None:
                     self.quarantined = scan_games(conn)
             except sqlite3.OperationalError:
                 # Cannot open/lock/read (permissions, I/O, busy): not proof of corruption, so
@@ -177,113 +148,36 @@ class SqliteStore:
                 conn.close()
                 raise
             except sqlite3.DatabaseError as exc:
-                problem = f"not a readable SQLite database: {exc}"
-            if problem is None:
-                self._shrink_pages(conn)
-                self._configure(conn)
+                bad = f"not a readable SQLite database: {exc}"
+            if bad is None:
+                shrink_pages(conn, self.path)
+                configure(conn)
                 return conn
             conn.close()
-            self._move_aside(problem)
-            if not problem.startswith(("not a kiothi-board store", "unknown schema version")):
+            self.report = move_aside(self.path, bad, self._wall_clock())
+            if not bad.startswith(("not a kiothi-board store", "unknown schema version")):
                 self._salvage_from = Path(self.report.moved_to) if self.report else None
         self.path.parent.mkdir(parents=True, exist_ok=True)
         conn = self._connect()
         try:
             conn.execute(f"PRAGMA page_size = {PAGE_SIZE}")  # before the first page is written
-            self._configure(conn)
-            conn.executescript(f"BEGIN IMMEDIATE; {_SCHEMA} COMMIT;")
+            configure(conn)
+            conn.executescript(f"BEGIN IMMEDIATE; {SCHEMA} COMMIT;")
         except BaseException:
             conn.close()
             raise
         return conn
 
-    @staticmethod
-    def _configure(conn: sqlite3.Connection) -> None:
-        mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
-        if str(mode).lower() != "wal":
-            raise sqlite3.OperationalError(f"cannot switch to WAL journal (got {mode!r})")
-        # FULL in WAL mode fsyncs the WAL on every commit: a returned write survives power loss.
-        conn.execute("PRAGMA synchronous = FULL")
-        conn.execute("PRAGMA foreign_keys = ON")
-        conn.execute("PRAGMA busy_timeout = 5000")
-        # A season-long process: the page cache grows with the file up to this cap (SQLite's
-        # default is 2 MiB); 1 MiB holds the pages a board touches, the OS caches the rest.
-        conn.execute("PRAGMA cache_size = -1024")
-
-    def _shrink_pages(self, conn: sqlite3.Connection) -> None:
-        """Rewrite a store made with bigger pages (SQLite's default of 4 KiB) in PAGE_SIZE
-        pages, once: VACUUM under a rollback journal, so a power cut leaves either file."""
-        size = int(conn.execute("PRAGMA page_size").fetchone()[0])
-        if size == PAGE_SIZE:
-            return
-        log.info("game store %s: rewriting its %d-byte pages as %d", self.path, size, PAGE_SIZE)
-        conn.execute("PRAGMA journal_mode = DELETE")
-        conn.execute(f"PRAGMA page_size = {PAGE_SIZE}")
-        conn.execute("VACUUM")
-
-    @staticmethod
-    def _problem(conn: sqlite3.Connection) -> str | None:
-        """Why an existing file is not a usable store of ours (None: it is)."""
-        check = conn.execute("PRAGMA quick_check").fetchall()
-        if check != [("ok",)]:
-            return f"integrity check failed: {'; '.join(str(r[0]) for r in check[:3])}"
-        app_id = conn.execute("PRAGMA application_id").fetchone()[0]
-        tables = sorted(
-            r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
-        )
-        if app_id != APPLICATION_ID:
-            return f"not a kiothi-board store (application_id {app_id}, tables {tables})"
-        if "schema_version" not in tables:
-            return f"no schema_version table (tables {tables})"
-        versions = [r[0] for r in conn.execute("SELECT version FROM schema_version")]
-        if versions != [SCHEMA_VERSION]:
-            return f"unknown schema version {versions} (this build reads {SCHEMA_VERSION})"
-        return None
-
-    def _move_aside(self, reason: str) -> None:
-        stamp = datetime.fromtimestamp(self._wall_clock(), UTC).strftime("%Y%m%dT%H%M%SZ")
-        base = f"{self.path.name}.corrupt-{stamp}"
-        target = self.path.with_name(base)
-        n = 1
-        while any(
-            self.path.with_name(target.name + s).exists() for s in ("", "-wal", "-shm")
-        ):  # never overwrite an earlier salvage
-            target = self.path.with_name(f"{base}-{n}")
-            n += 1
-        for suffix in ("-wal", "-shm"):
-            companion = self.path.with_name(self.path.name + suffix)
-            if companion.exists():
-                # A stale WAL must not be replayed into the fresh store.
-                os.replace(companion, self.path.with_name(target.name + suffix))
-        os.replace(self.path, target)
-        self.report = CorruptStoreReport(str(self.path), str(target), reason)
-        log.warning("%s", self.report)
-
     def health(self) -> dict[str, Any]:
         """The store's part of `health`: degraded while games are quarantined, after a
-        salvage, or with unreadable settings (what staff must be told)."""
-        problems = [
-            f"game {gid} cannot be read and is quarantined: {why}"
-            for gid, why in sorted(self.quarantined.items())
-        ]
-        if self.report is not None:
-            problems.append(str(self.report))
-        if self.settings_problem is not None:
-            problems.append(
-                f"saved settings unreadable ({self.settings_problem}): using the config"
-            )
-        return {
-            "status": "degraded" if problems else "ok",
-            "quarantined": sorted(self.quarantined),
-            "salvage": None
-            if self.report is None
-            else {
-                "moved_to": self.report.moved_to,
-                "recovered": len(self.report.salvage.recovered) if self.report.salvage else 0,
-                "lost": list(self.report.salvage.lost) if self.report.salvage else [],
-            },
-            "problems": problems,
-        }
+        salvage, with unreadable settings or while writes fail (what staff must be told)."""
+        return health_report(
+            self.quarantined,
+            self.report,
+            self.settings_problem,
+            self.write_failure,
+            self.clock_steps,
+        )
 
     # -- plumbing ---------------------------------------------------------------------------
 
@@ -312,8 +206,10 @@ class SqliteStore:
                     if conn.in_transaction:
                         conn.execute("ROLLBACK")
                     raise
+                self.write_failure = None
                 return result
             except sqlite3.Error as exc:
+                self.write_failure = str(exc)  # a full disk: health says so until a write works
                 raise StoreError(f"writing game store {str(self.path)!r}: {exc}") from exc
 
     @staticmethod
@@ -327,10 +223,10 @@ class SqliteStore:
 
     def load_settings(self) -> dict[str, Any]:
         """The saved settings (empty when none were saved)."""
-        settings, problem = self._read(read_settings)
-        if problem is not None and problem != self.settings_problem:
-            log.warning("game store %s: %s; using the config's settings", self.path, problem)
-        self.settings_problem = problem
+        settings, why = self._read(read_settings)
+        if why is not None and why != self.settings_problem:
+            log.warning("game store %s: %s; using the config's settings", self.path, why)
+        self.settings_problem = why
         return settings
 
     def save_settings(self, settings: dict[str, Any]) -> None:
@@ -359,7 +255,9 @@ class SqliteStore:
             assert cur.lastrowid is not None
             return int(cur.lastrowid)
 
-        return self._write(begin)
+        game_id = self._write(begin)
+        self._begun = {game_id: self._mono()}  # only the current game can be finished
+        return game_id
 
     def append_event(self, game_id: int, event: dict[str, Any]) -> int:
         """Append an event to the current game; returns its sequence number (1, 2, …)."""
@@ -408,10 +306,34 @@ class SqliteStore:
         status = self._status(c, game_id)
         if status != "current":
             raise StoreUsageError(f"game {game_id!r} is {status}: cannot finish it again")
+        started = float(
+            c.execute("SELECT started FROM games WHERE id = ?", (game_id,)).fetchone()[0]
+        )
         c.execute(
             "UPDATE games SET status = 'finished', finished = ?, record = ? WHERE id = ?",
-            (now, text, game_id),
+            (self._finished_at(game_id, started, now), text, game_id),
         )
+
+    def _finished_at(self, game_id: int, started: float, wall: float) -> float:
+        """When a game ended: its start plus its duration on the monotonic clock when it began
+        in this process (a wall-clock step during it — NTP at boot — is logged and counted,
+        not stored), else the wall time, never before the start."""
+        begun = self._begun.get(game_id)
+        finished = (
+            started + max(0.0, self._mono() - begun) if begun is not None else max(wall, started)
+        )
+        step = wall - finished
+        if abs(step) > CLOCK_STEP:
+            self.clock_steps += 1
+            self.last_clock_step = step
+            log.warning(
+                "game store: the wall clock stepped %+.0f s during game %d; its end is stamped "
+                "%.0f s after its start, by the monotonic clock",
+                step,
+                game_id,
+                finished - started,
+            )
+        return finished
 
     @staticmethod
     def _summary(row: sqlite3.Row | tuple[Any, ...]) -> dict[str, Any]:

@@ -82,7 +82,11 @@ def scan_games(conn: sqlite3.Connection) -> dict[int, str]:
             _check_game(row)
         except ValueError as exc:
             bad[int(row[0])] = str(exc)
-    events = conn.execute("SELECT game_id, seq, CAST(event AS BLOB) FROM events")
+    # A finished game is read as its record: its events are only read while it has none.
+    events = conn.execute(
+        "SELECT game_id, seq, CAST(event AS BLOB) FROM events "
+        "WHERE game_id IN (SELECT id FROM games WHERE record IS NULL)"
+    )
     for game_id, seq, raw in events:
         if game_id in bad:
             continue

@@ -30,9 +30,10 @@ import uuid
 from pathlib import Path
 from typing import Any
 
+from kiothi_board.fleet.acl import fleet_acl
+
 __all__ = ["soak"]
 
-ACL = Path(__file__).parents[1] / "fleet" / "kiothi.acl"
 USERS = ("staff", "display", "b1", "b2")
 
 
@@ -82,11 +83,7 @@ class _Setup:
         pw.touch(mode=0o600)
         for user, password in self.passwords.items():
             subprocess.run(["mosquitto_passwd", "-b", str(pw), user, password], check=True)
-        acl = ACL.read_text()
-        block = acl[acl.index("user hall-1\n") :]
-        acl += "\n" + block.replace("hall-1", "b1").replace("kiothi_hall_1", "kiothi_b1")
-        acl += "\n" + block.replace("hall-1", "b2").replace("kiothi_hall_1", "kiothi_b2")
-        (self.root / "acl").write_text(acl)
+        (self.root / "acl").write_text(fleet_acl(["b1", "b2"]))
         conf = [f"listener {self.mqtt_port} 127.0.0.1", "persistence false"]
         conf += ["allow_anonymous false", f"password_file {pw}", f"acl_file {self.root / 'acl'}"]
         conf += [f"user {getpass.getuser()}"]

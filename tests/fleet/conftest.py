@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from kiothi_board.fleet.acl import fleet_acl as acl_for
 from tests.conftest import Mosquitto, free_port
 from tests.conftest import wait_until as poll_until
 
@@ -23,21 +24,11 @@ USERS = {
     "b3": "b3-pass",
 }
 
-SHIPPED_ACL = Path(__file__).parents[2] / "kiothi_board" / "fleet" / "kiothi.acl"
-
 
 def fleet_acl(boards: tuple[str, ...] = ("b1", "b2", "b3")) -> str:
-    """The shipped ACL as docs/fleet.md shows it, with its example board's block copied for
-    each of `boards` (as the doc says to do): every other line is used as shipped."""
-    text = SHIPPED_ACL.read_text()
-    start = text.index("user hall-1\n")
-    end = text.find("\n\n", start)
-    block = text[start:] if end < 0 else text[start:end]
-    copies = [
-        block.replace("hall-1", b).replace("kiothi_hall_1", "kiothi_" + b.replace("-", "_"))
-        for b in boards
-    ]
-    return text + "\n\n" + "\n\n".join(copies) + "\n"
+    """The shipped ACL as docs/fleet.md shows it, with a board block for each of `boards`
+    (what `kiothi-board fleet --print-acl` prints): every other line is used as shipped."""
+    return acl_for(boards)
 
 
 ACL = fleet_acl()

@@ -185,7 +185,7 @@ def test_a_reader_of_everything_sees_no_secret_and_gains_no_control(
 
 
 def test_docs_show_the_shipped_acl_exactly() -> None:
-    from tests.fleet.conftest import SHIPPED_ACL
+    from kiothi_board.fleet.acl import SHIPPED_ACL
 
     doc = (SHIPPED_ACL.parents[2] / "docs" / "fleet.md").read_text()
     assert SHIPPED_ACL.read_text() in doc
@@ -200,3 +200,17 @@ def test_the_dashboard_refuses_a_board_token_to_put_on_the_bus(
     assert main(["--broker", "mqtt://127.0.0.1:1"]) == 2
     out = capsys.readouterr().out
     assert "KIOTHI_BOARD_TOKEN is no longer used" in out and "mqtt.staff_users" in out
+
+
+def test_print_acl_copies_the_board_block_for_each_board(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from kiothi_board.fleet.dashboard import main
+
+    assert main(["--print-acl", "hall-2", "cafe-1"]) == 0
+    out = capsys.readouterr().out
+    assert "pattern write kiothi/v1/+/cmd/%u" in out and "user hall-1" not in out
+    assert "topic write kiothi/v1/cafe-1/state" in out
+    assert "topic write homeassistant/+/kiothi_hall_2/+/config" in out
+    assert main(["--print-acl", "a/b"]) == 2
+    assert "'a/b' must be" in capsys.readouterr().out
