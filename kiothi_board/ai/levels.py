@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from kiothi_board.ai.human import Eyes
+from kiothi_board.i18n import tr, trp
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,7 +48,7 @@ LEVELS: dict[int, Level] = {
         style=BEGINNER_EYES,
         lapse=1.0,
         beginner_hints=True,
-        blurb=(
+        blurb=tr(
             "Plays like someone in their first game: goes for the captures it can see, loses "
             "count when a sowing relays more than once, never sees the long chain along "
             "your row, often grabs the first capture it spots, and never thinks about "
@@ -61,7 +62,7 @@ LEVELS: dict[int, Level] = {
         1,
         nodes=20_000,
         beginner_hints=True,
-        blurb=(
+        blurb=tr(
             "Counts every relay of its own moves exactly and takes the biggest capture, "
             "and sees when you could capture straight back; it does not look further."
         ),
@@ -75,7 +76,7 @@ LEVELS: dict[int, Level] = {
         style=CASUAL_EYES,
         lapse=0.4,
         beginner_hints=True,
-        blurb=(
+        blurb=tr(
             "Looks at your best reply to each of its moves, but two moves in five it plays "
             "by eye: it loses count after two relays and grabs a capture without checking."
         ),
@@ -89,7 +90,7 @@ LEVELS: dict[int, Level] = {
         style=CASUAL_EYES,
         lapse=0.2,
         beginner_hints=True,
-        blurb=(
+        blurb=tr(
             "Thinks four moves ahead, but one move in five it plays by eye: it loses count "
             "after two relays and grabs a capture without checking."
         ),
@@ -102,7 +103,7 @@ LEVELS: dict[int, Level] = {
         nodes=5_000,
         style=CASUAL_EYES,
         lapse=0.1,
-        blurb=(
+        blurb=tr(
             "Thinks up to six moves ahead and judges the position; one move in ten it still "
             "plays by eye, so a long relay or a chain can catch it out."
         ),
@@ -115,7 +116,7 @@ LEVELS: dict[int, Level] = {
         nodes=12_000,
         style=CASUAL_EYES,
         lapse=0.04,
-        blurb=(
+        blurb=tr(
             "Thinks seven moves ahead, but about one move in twenty-five it plays by eye: "
             "a careful player who waits for that slip can beat it."
         ),
@@ -126,7 +127,7 @@ LEVELS: dict[int, Level] = {
         10.0,
         7,
         nodes=12_000,
-        blurb=(
+        blurb=tr(
             "Thinks seven moves ahead, as Advanced does, and never plays by eye: no careless "
             "slips, but it does not see as far as the Expert."
         ),
@@ -137,14 +138,14 @@ LEVELS: dict[int, Level] = {
         10.0,
         8,
         nodes=40_000,
-        blurb="Thinks eight moves ahead and never plays by eye; beats almost every person.",
+        blurb=tr("Thinks eight moves ahead and never plays by eye; beats almost every person."),
     ),
     9: Level(
         9,
         "Master",
         0.8,
         64,
-        blurb="Searches as deep as it can in 0.8 s a move and solves endgames exactly.",
+        blurb=tr("Searches as deep as it can in 0.8 s a move and solves endgames exactly."),
     ),
 }
 LEVEL_NAMES = {lv.name.lower(): lv for lv in LEVELS.values()}
@@ -216,14 +217,28 @@ def stored_level(value: object, ladder: object = 1) -> LevelChoice:
 
 BASELINE_LEVEL = Level(0, "Baseline", 5.0, 4)
 
-ADAPTIVE_ABOUT = (
+ADAPTIVE_ABOUT = tr(
     "Keeps the game close whoever plays: it eases off when it leads and tightens up when "
     "it trails, so a first game is a real game and a good player still has to earn the win."
 )
 Choice = dict[str, int | str]
+_SHOWN_NAMES = {  # the names as a player reads them (the English ones stay the identifiers)
+    "Beginner": trp("level", "Beginner"),
+    "Casual": trp("level", "Casual"),
+    "Club": trp("level", "Club"),
+    "Skilled": trp("level", "Skilled"),
+    "Strong": trp("level", "Strong"),
+    "Advanced": trp("level", "Advanced"),
+    "Veteran": trp("level", "Veteran"),
+    "Expert": trp("level", "Expert"),
+    "Master": trp("level", "Master"),
+}
 LEVEL_CHOICES: tuple[Choice, ...] = (
-    *(Choice(level=lv.number, name=lv.name, about=lv.blurb) for lv in LEVELS.values()),
-    Choice(level="adaptive", name="Visitor", about=ADAPTIVE_ABOUT),
+    *(
+        Choice(level=lv.number, name=_SHOWN_NAMES.get(lv.name, lv.name), about=lv.blurb)
+        for lv in LEVELS.values()
+    ),
+    Choice(level="adaptive", name=trp("level", "Visitor"), about=ADAPTIVE_ABOUT),
 )
 """The levels a player can choose, in words (the API's `hello` lists them for the pages)."""
 

@@ -47,7 +47,7 @@ from kiothi_board.api.service import BoardService
 from kiothi_board.api.session import ClientSession, RateLimiter
 from kiothi_board.clock import Clock, SystemClock
 from kiothi_board.errors import KiothiError, StoreError
-from kiothi_board.i18n import DEFAULT_LANGUAGE, has_words, localize
+from kiothi_board.i18n import DEFAULT_LANGUAGE, Msg, has_words, localize
 
 STORE_LOG_SECONDS = 60.0
 """A store that cannot write (a full disk) fails every request that writes: one log line a
@@ -435,7 +435,8 @@ class Dispatcher(CommandHandlers):
             code = _code_of(exc)
             if code == "internal":
                 log.exception("api: %s failed", cmd)
-            return error_reply(rid, code, short(str(exc)))
+            said = exc.args[0] if exc.args and isinstance(exc.args[0], Msg) else None
+            return error_reply(rid, code, said or short(str(exc)))  # words: the reader's language
         except Exception as exc:  # a bug, not the client's fault: say so, keep the session
             log.exception("api: %s failed", cmd)
             return error_reply(rid, "internal", f"{cmd} failed: {type(exc).__name__}")

@@ -52,7 +52,15 @@ def extract(out: Path = POT) -> int:
 def update() -> int:
     """Merge the template into every language's catalog."""
     return _babel(
-        "update", "-D", DOMAIN, "-i", str(POT), "-d", str(LOCALE_DIR), "--no-fuzzy-matching"
+        "update",
+        "-D",
+        DOMAIN,
+        "-i",
+        str(POT),
+        "-d",
+        str(LOCALE_DIR),
+        "--no-fuzzy-matching",
+        "--ignore-obsolete",  # a word gone from the code leaves no dead entry behind
     )
 
 

@@ -45,6 +45,10 @@ def test_each_session_reads_the_guide_in_its_own_language() -> None:
     assert plain.req("lang", lang="sw")["result"]["lang"] == "sw"
     assert plain.req("state")["result"]["state"]["instruction"].startswith("Ufunguzi wa Kusini")
     assert plain.req("lang")["result"]["lang"] == "en"
+    undo = german.req("undo")  # nothing to undo yet: the game's words, in German
+    assert (
+        undo["error"]["code"] == "illegal" and undo["error"]["message"] == "nichts zurückzunehmen"
+    )
     bad = plain.req("lang", lang="xx")
     assert bad["error"]["code"] == "bad_args" and "lang" in bad["error"]["message"]
     board.close()
