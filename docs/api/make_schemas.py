@@ -383,8 +383,9 @@ cmds = {
         args({"lang": lang}),
         {
             "type": "object",
-            "required": ["lang", "board_lang", "languages"],
-            "properties": languages,
+            "required": ["lang", "board_lang", "languages", "levels"],
+            # the levels' names and words in the session's new language (as hello's levels)
+            "properties": {**languages, "levels": {"type": "array"}},
         },
     ),
     "auth": (  # exactly one secret

@@ -192,11 +192,13 @@ class CommandHandlers:
         }
 
     def _lang(self, session: ClientSession, a: Args) -> dict[str, Any]:
-        """`lang` {"lang": "de"}: this session's words in German; {} follows the board again."""
+        """`lang` {"lang": "de"}: this session's words in German; {} follows the board again.
+        The reply carries `levels` too, their words in that language."""
         lang = a.opt_choice("lang", available())
         a.done()
         session.lang = lang
-        return self._languages(session)
+        # The levels' words again, in the new language (the operator page's level list).
+        return self._languages(session) | {"levels": [dict(c) for c in LEVEL_CHOICES]}
 
     def _capabilities(self) -> list[str]:
         caps = ["events", "frames", "games", "settings", "press"]

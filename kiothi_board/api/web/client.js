@@ -138,6 +138,8 @@ class KiothiClient {
     const offered = ((this.hello && this.hello.languages) || []).map((l) => l.code);
     const r = await this.request("lang", lang && offered.includes(lang) ? { lang } : {});
     this.lang = r.lang;
+    // The levels' words come again in the new language (hello's were in the board's).
+    if (this.hello && Array.isArray(r.levels)) this.hello.levels = r.levels;
     this.follows = !(lang && offered.includes(lang));
     if (r.lang !== I18N.lang) await loadLanguage(r.lang);
     return r.lang;

@@ -13,12 +13,17 @@ const VARIANTS = {
   V7: N_("The landing seed is safe in a never-sown pit"),
   V8: N_("A never-sown pit stops a corner capture run"),
 };
-for (const [v, text] of Object.entries(VARIANTS)) {
+for (const v of Object.keys(VARIANTS)) {
   const label = document.createElement("label");
   label.innerHTML = `<input type="checkbox" value="${v}"> <span></span> <small>(${v})</small>`;
-  label.querySelector("span").textContent = t(text);
   $("variants").appendChild(label);
 }
+function labelVariants() {
+  document.querySelectorAll("#variants label").forEach((label) => {
+    label.querySelector("span").textContent = t(VARIANTS[label.querySelector("input").value]);
+  });
+}
+labelVariants();
 
 // The page's own sentences, together (one table to translate).
 const WORDS = {
@@ -152,13 +157,25 @@ async function applyExhibit(fill) {
   $("exhibit-lights").textContent = WORDS.exhibitLights(pct);
 }
 
-client.on("open", (hello) => {
-  $("conn").classList.add("up");
+// The lines this script writes, in the page's language of the moment.
+function labelAccess(hello) {
   $("role").textContent = WORDS.roles[hello.role] || hello.role; $("role").className = `badge ${hello.role}`;
   $("access-note").textContent = hello.role === "control" ? WORDS.control : hello.sim ? WORDS.watchSim : WORDS.watch;
   $("access-hint").textContent = hello.sim ? WORDS.codeHintSim : WORDS.codeHint;
   fillLevels(hello.levels);
+}
+client.on("open", (hello) => {
+  $("conn").classList.add("up");
+  labelAccess(hello);
   refresh(true).then(() => applyExhibit(true));
+});
+// The board's language changed mid-visit (S9+S10, a page that never chose): every line the
+// script wrote is written again; the form keeps what the operator is choosing.
+onLanguage(() => {
+  labelVariants();
+  if (!client.hello) return;
+  labelAccess(client.hello);
+  refresh(false).then(() => applyExhibit(false));
 });
 client.on("close", () => $("conn").classList.remove("up"));
 client.on("notice", (t) => toast(t, "warn"));

@@ -59,7 +59,7 @@ function pitMap(svg, presses) {
     const r = 12 + 14 * Math.sqrt(k);
     const fill = `rgb(${Math.round(60 + 195 * k)},${Math.round(45 + 110 * k)},${Math.round(35 + 10 * k)})`;
     const disc = el("circle", { cx, cy, r, fill, class: "pit-disc", "data-pit": name });
-    disc.appendChild(el("title", {}, `${name}: ${n} presses`));
+    disc.appendChild(el("title", {}, tn("{pit}: {n} press", "{pit}: {n} presses", n, { pit: name })));
     svg.appendChild(disc);
     svg.appendChild(el("text", { x: cx, y: cy + 4, "text-anchor": "middle", fill: "#1b130d",
       "font-size": 11, "font-weight": 700 }, name));
@@ -70,31 +70,57 @@ function pitMap(svg, presses) {
 
 function fmtSeconds(s) {
   if (s === null || s === undefined) return "–";
-  return s >= 60 ? `${Math.floor(s / 60)} min ${Math.round(s % 60)} s` : `${Math.round(s)} s`;
+  return s >= 60 ? t("{m} min {s} s", { m: Math.floor(s / 60), s: Math.round(s % 60) })
+    : t("{s} s", { s: Math.round(s) });
+}
+
+// The summary's sentence: the games, the median, then each counter (plural forms per language).
+function summaryLine(stats) {
+  const total = stats.total, g = total.games;
+  const range = t("{first} to {last} ({zone})", {
+    first: stats.days[0].day, last: stats.days[stats.days.length - 1].day, zone: stats.timezone });
+  const games = tn("{n} game started, {finished} finished, {abandoned} abandoned",
+    "{n} games started, {finished} finished, {abandoned} abandoned", g.started,
+    { finished: g.finished, abandoned: g.abandoned });
+  const counts = [
+    tn("{n} wrong press", "{n} wrong presses", total.wrong),
+    tn("{n} hint", "{n} hints", total.hints),
+    tn("{n} error", "{n} errors", total.errors),
+    tn("{n} restart", "{n} restarts", total.restarts),
+    tn("{n} input fault", "{n} input faults", total.input_faults),
+  ];
+  const median = t("median {duration}", { duration: fmtSeconds(total.duration.median) });
+  return t("{range}: {games}; {median}; {counts}.", { range, games, median, counts: counts.join(", ") });
+}
+
+// How a game ended (exhibit/stats.py `outcome`), for the results table.
+const OUTCOMES = {
+  visitor: N_("the visitor won"), ai: N_("the AI won"), draw: N_("a draw"), abandoned: N_("abandoned"),
+  playing: N_("in progress"), S: N_("South won"), N: N_("North won"),
+};
+
+function resultCells(key, n) {
+  const [mode, level, how] = key.split(":");
+  // Two players have no AI level; "visitor"/"ai" say who won against the AI.
+  return [WORDS.modes[mode] || mode, mode === "two" ? "—" : levelName(level),
+    OUTCOMES[how] ? t(OUTCOMES[how]) : how, n];
 }
 
 function drawStats(stats) {
-  const t = stats.total;
-  $s("stats-summary").textContent =
-    `${stats.days[0].day} to ${stats.days[stats.days.length - 1].day} (${stats.timezone}): ` +
-    `${t.games.started} games started, ${t.games.finished} finished, ${t.games.abandoned} abandoned; ` +
-    `median ${fmtSeconds(t.duration.median)}; ${t.wrong} wrong presses, ${t.hints} hints, ` +
-    `${t.errors} errors, ${t.restarts} restarts, ${t.input_faults} input faults.`;
+  const t0 = stats.total;
+  $s("stats-summary").textContent = summaryLine(stats);
   const hours = [...Array(24).keys()].map((h) => `${String(h).padStart(2, "0")}h`);
-  bars($s("chart-hours"), t.hours, hours, 3, "#ff9d2e");
-  const bins = t.duration.bins;
-  const labels = bins.map((b, i) => `<${b / 60}m`).concat([`≥${bins[bins.length - 1] / 60}m`]);
-  bars($s("chart-durations"), t.duration.histogram, labels, 1, "#6fb3ff");
-  pitMap($s("chart-pits"), t.presses);
+  bars($s("chart-hours"), t0.hours, hours, 3, "#ff9d2e");
+  const bins = t0.duration.bins;
+  const labels = bins.map((b) => t("<{m} min", { m: b / 60 }))
+    .concat([t("≥{m} min", { m: bins[bins.length - 1] / 60 })]);
+  bars($s("chart-durations"), t0.duration.histogram, labels, 1, "#6fb3ff");
+  pitMap($s("chart-pits"), t0.presses);
   const results = $s("stats-results");
   results.innerHTML = "";
-  // Two players have no AI level; "visitor"/"ai" say who won against the AI.
-  const words = { visitor: "the visitor won", ai: "the AI won", draw: "a draw", abandoned: "abandoned", S: "South won", N: "North won" };
-  for (const [key, n] of Object.entries(t.results)) {
-    const [mode, level, how] = key.split(":");
+  for (const [key, n] of Object.entries(t0.results)) {
     const tr = document.createElement("tr");
-    for (const cell of [mode === "two" ? "two players" : mode === "ai" ? "against the AI" : mode,
-      mode === "two" ? "—" : level, words[how] || how, n]) {
+    for (const cell of resultCells(key, n)) {
       const td = document.createElement("td");
       td.textContent = String(cell);
       tr.appendChild(td);
@@ -102,6 +128,23 @@ function drawStats(stats) {
     results.appendChild(tr);
   }
   document.body.dataset.stats = "drawn";
+  document.body.dataset.statsLang = I18N.lang;
+}
+
+// The exhibit's phase (exhibit/attendant.py), said to staff.
+const PHASES = {
+  closed: N_("closed"), attract: N_("inviting visitors"), waking: N_("a visitor is starting"),
+  playing: N_("a game is on"), countdown: N_("counting down"), reset: N_("the board is being reset"),
+  off: N_("off"),
+};
+
+function exhibitLine(ex) {
+  if (!ex || !ex.enabled) return t("Exhibition mode is off.");
+  const phase = PHASES[ex.phase] ? t(PHASES[ex.phase]) : ex.phase;
+  const parts = [ex.countdown !== null ? t("{phase} ({n} s left)", { phase, n: ex.countdown }) : phase,
+    ex.open ? tp("hours", "open") : tp("hours", "closed")];
+  if (ex.quiet) parts.push(t("quiet hours"));
+  return t("Exhibition: {state} (the brightness: under Lights)", { state: parts.join(", ") });
 }
 
 async function loadStats() {
@@ -114,11 +157,8 @@ async function loadStats() {
     const sw = $s("exhibit-switch");
     sw.hidden = !exhibit;
     sw.dataset.on = exhibit && exhibit.enabled ? "yes" : "no";
-    sw.textContent = exhibit && exhibit.enabled ? "Switch exhibition mode off" : "Switch exhibition mode on";
-    $s("exhibit-line").textContent = exhibit && exhibit.enabled
-      ? `Exhibition: ${exhibit.phase}${exhibit.countdown !== null ? ` (${exhibit.countdown} s left)` : ""}, ` +
-        `${exhibit.open ? "open" : "closed"}${exhibit.quiet ? ", quiet hours" : ""} (the brightness: under Lights)`
-      : "Exhibition mode is off.";
+    sw.textContent = exhibit && exhibit.enabled ? t("Switch exhibition mode off") : t("Switch exhibition mode on");
+    $s("exhibit-line").textContent = exhibitLine(exhibit);
     const args = $s("stats-day").value ? { from: $s("stats-day").value, to: $s("stats-day").value }
       : (exhibit ? { to: exhibit.day, days } : { from: iso(from), to: iso(to) });
     const stats = await client.request("stats", args);
@@ -135,14 +175,21 @@ async function downloadCsv() {
   const r = await fetch(`/stats.csv?days=${days}`, {
     headers: token ? { Authorization: `Bearer ${token}` } : {}, credentials: "same-origin",
   });
-  if (!r.ok) { toast(`CSV: ${r.status} ${await r.text()}`, "err"); return; }
+  if (!r.ok) { toast(t("The CSV could not be downloaded (HTTP {status}).", { status: r.status }), "err"); return; }
   const url = URL.createObjectURL(await r.blob());
   const a = document.createElement("a");
   a.href = url; a.download = "kiothi-stats.csv"; a.click();
   URL.revokeObjectURL(url);
 }
 
-client.on("open", (hello) => { if (hello.role === "control") loadStats(); });
+// Only staff see figures; everyone else is told how to become staff (in the page's language).
+function statsForRole() {
+  if (client.hello && client.hello.role === "control") { loadStats(); return; }
+  $s("stats-summary").textContent = t("Statistics are for staff: enter the access code or the staff PIN above.");
+  $s("exhibit-line").textContent = "…";
+}
+client.on("open", statsForRole);
+onLanguage(() => { if (client.hello) statsForRole(); });  // redrawn in the new language
 client.on("game_over", () => loadStats());
 $s("stats-refresh").onclick = loadStats;
 // Until the board restarts (the config decides then); staff only, like the statistics.
