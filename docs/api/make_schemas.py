@@ -173,6 +173,7 @@ common = {
                 "ended": {"enum": [None, "resign", "agreement"]},
                 "ai_to_move": {"type": "boolean"},
                 "instruction": {"type": "string"},
+                "to_player": {"type": "boolean"},
                 "said": {"type": ["string", "null"]},
                 "said_kind": {"enum": [None, "hint", "wrong"]},
                 "tutorial": {"enum": [None, "opening", "their-opening", "move", "play-on", "done"]},

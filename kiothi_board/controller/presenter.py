@@ -48,6 +48,7 @@ from kiothi_board.guide import (
     View,
     render,
 )
+from kiothi_board.guide.address import speaks_to_player
 from kiothi_board.guide.instructions import Situation, instruction, wrong_text
 from kiothi_board.guide.restore import Purpose, RestoreView
 from kiothi_board.guide.tutorial import Tutorial, tutorial_line
@@ -235,7 +236,8 @@ class Presenter:
             "check": None if s.check is None else sorted(pit_name(p) for p in s.check),
             "paused": s.paused,
             "thinking": s.thinking,
-            "instruction": self.instruction(),
+            "instruction": (line := self.instruction()),
+            "to_player": speaks_to_player(line),  # a watcher's page says it another way
             "said": self.said(),
             "said_kind": None if self.said() is None else "hint" if self._said_hint else "wrong",
             "tutorial": None if (t := self.tutorial()) is None else t.part,

@@ -373,9 +373,11 @@ function render(st) {
 }
 
 function watcherLine(st, line) {
-  // A watcher's line: the game's state in the third person, never "press …".
-  if (!st || st.stage === "none") return line && !/press|hold/i.test(line) ? line : WORDS.watchCue;
-  if (/\b(you|your|press|hold)\b/i.test(line)) return `${$("turn").textContent}. ${WORDS.watchCue}`;
+  // A watcher's line: the game's state in the third person, never "press …". The board says
+  // which lines speak to the player (`to_player`), so this holds in every language.
+  const toPlayer = !st || st.to_player !== false;
+  if (!st || st.stage === "none") return line && !toPlayer ? line : WORDS.watchCue;
+  if (toPlayer) return `${$("turn").textContent}. ${WORDS.watchCue}`;
   return line;
 }
 
