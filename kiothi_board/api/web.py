@@ -19,10 +19,10 @@ from aiohttp import WSMsgType, web
 
 from kiothi_board.api.access import AccessPolicy, cookie_name
 from kiothi_board.api.api_config import ApiConfig
+from kiothi_board.api.catalog_route import add_catalog_routes
 from kiothi_board.api.dispatcher import ClientSession, Dispatcher
 from kiothi_board.api.limits import Conn, ConnectionGuard, GuardedProtocol
 from kiothi_board.api.protocol import ApiError, TooLong
-from kiothi_board.i18n import available, catalog_bytes
 
 __all__ = ["WEB_ROOT", "WebHost", "make_app", "start_web"]
 
@@ -88,13 +88,6 @@ class _Web:
     async def page(self, request: web.Request) -> web.StreamResponse:
         name = "operator.html" if request.path.rstrip("/") == "/operator" else "index.html"
         return web.FileResponse(WEB_ROOT / name, headers=_HEADERS)
-
-    async def catalog(self, request: web.Request) -> web.Response:
-        """GET /i18n/<lang>.json: a language's words for the pages (docs/translating.md)."""
-        lang = request.match_info["lang"]
-        if lang not in available():
-            raise web.HTTPNotFound(text=f"no catalog for language {lang[:16]!r}")
-        return web.Response(body=catalog_bytes(lang), content_type="application/json")
 
     async def favicon(self, request: web.Request) -> web.Response:
         return web.Response(status=204)  # browsers ask; a 404 would only clutter the console
@@ -314,7 +307,7 @@ def make_app(server: WebHost) -> web.Application:
     app.router.add_get("/operator", door.page)
     app.router.add_get("/healthz", door.healthz)
     app.router.add_get("/favicon.ico", door.favicon)
-    app.router.add_get("/i18n/{lang}.json", door.catalog)
+    add_catalog_routes(app)  # the same export the fleet dashboard serves
     app.router.add_get("/ws", door.websocket)
     app.router.add_post("/session", door.new_session)
     app.router.add_static("/static/", WEB_ROOT, show_index=False)

@@ -31,11 +31,13 @@ from aiohttp import WSMsgType, web
 
 from kiothi_board.api.authlimit import AuthLimiter
 from kiothi_board.api.bounded import JsonLimits, PayloadError, loads
+from kiothi_board.api.catalog_route import add_catalog_routes
 from kiothi_board.api.limits import ConnectionGuard, GuardedProtocol
 from kiothi_board.clock import SystemClock
 from kiothi_board.fleet.hub import FleetHub
 from kiothi_board.fleet.pages import Encoder, PageOutbox
 from kiothi_board.helptext import DefaultsFormatter
+from kiothi_board.i18n import LANGUAGE_NAMES, available
 
 __all__ = ["ACTIONS", "main", "make_app"]
 
@@ -185,6 +187,7 @@ def make_app(
     app.router.add_get("/", page)
     app.router.add_get("/api/boards", boards)
     app.router.add_get("/ws", websocket)
+    add_catalog_routes(app, script=True)  # the board's catalogs and i18n.js, under this CSP
     app.router.add_static("/static/", WEB_ROOT, show_index=False)
     return app
 
@@ -212,7 +215,13 @@ async def _serve_client(
                 text = json.dumps({"type": "boards", "boards": hub.boards()})
             await ws.send_str(text)
 
-    first = {"type": "boards", "boards": hub.boards(), "role": role[0], "staff": gate.enabled}
+    first = {
+        "type": "boards",
+        "boards": hub.boards(),
+        "role": role[0],
+        "staff": gate.enabled,
+        "languages": [{"code": c, "name": LANGUAGE_NAMES.get(c, c)} for c in available()],
+    }
     await ws.send_json(first)
     hub.listeners.add(listener)
     pumper = asyncio.create_task(pump())

@@ -14,38 +14,66 @@
     return e;
   }
 
+  // Words marked for the catalog where they are written, translated where they are shown.
+  function N_(id) { return id; }
+
   let staff = true; // whether the dashboard was started with a staff token at all
 
-  // The page's words, together (one table to translate).
+  // The page's words, together (one table to translate): the board's catalogs
+  // (GET /i18n/<lang>.json, the same as the boards' pages; docs/translating.md).
+  const LABELS = { uptime: N_("Up for"), free_disk: N_("Free disk"), status: N_("Status"),
+    clients: N_("Connections"), events: N_("Events sent"), requests: N_("Requests"), errors: N_("Errors"),
+    ai_core: N_("AI core"), exhibit: N_("Exhibition"), cpu_temperature: N_("CPU temperature"),
+    input_faults: N_("Input faults"), phase: N_("Phase"), enabled: N_("Mode"), link: N_("Co-processor link"),
+    games: N_("Games"), started: N_("started"), finished: N_("finished"), abandoned: N_("abandoned"),
+    wrong: N_("Wrong presses"), hints: N_("Hints"), restarts: N_("Restarts") };
+  const EVENTS = { move: N_("a move"), game_over: N_("game over"), new_game: N_("a new game"),
+    wrong: N_("a wrong press"), hint: N_("a hint"), capture: N_("a capture"), settings: N_("settings changed"),
+    error: N_("an error"), position: N_("the position changed"), guide: N_("the guide moved on"),
+    input: N_("a press"), health: N_("a health report") };
+  // A board's status and its exhibit's phase (codes on the bus), and the game's stage.
+  const STATUS = { online: N_("online"), offline: N_("offline"), unknown: N_("unknown"), silent: N_("silent") };
+  const PHASES = { closed: N_("closed"), attract: N_("inviting visitors"), waking: N_("a visitor is starting"),
+    playing: N_("a game is on"), countdown: N_("counting down"), reset: N_("the board is being reset"), off: N_("off") };
+  const STAGES = { none: N_("no game"), open: N_("opening"), guided_open: N_("opening"), turn: N_("a turn"),
+    sow: N_("sowing"), set: N_("setting the board"), over: N_("game over") };
+  // What the dashboard's server says (English codes for programs), in words for staff.
+  const REPLIES = { "wrong token": N_("That staff token is not right."),
+    rate_limited: N_("Too many tries in a short time: wait a minute, then try again."),
+    "no staff token is set": N_("This dashboard is read-only: no staff token is set.") };
+  const ACTION_WORDS = { new_game: N_("New game"), exhibit: N_("Exhibition mode"), brightness: N_("Brightness"),
+    forget: N_("Forget") };
   const WORDS = {
-    readOnly: "This dashboard is read-only: it was started without KIOTHI_FLEET_TOKEN, so staff actions are off (docs/fleet.md).",
-    signedIn: "Signed in: staff actions are on.",
-    lostBroker: "The dashboard lost the broker: boards show as unknown until it is back.",
-    sent: (action, board) => `${ACTION_WORDS[action] || action} sent to ${board}.`,
-    forgotten: (board) => `${board} is forgotten until it reports again.`,
-    heard: (s) => `${ago(s)} ago`,
-    labels: { uptime: "Up for", free_disk: "Free disk", status: "Status", clients: "Connections",
-      events: "Events sent", requests: "Requests", errors: "Errors", ai_core: "AI core",
-      exhibit: "Exhibition", cpu_temperature: "CPU temperature", input_faults: "Input faults",
-      phase: "Phase", enabled: "Mode", link: "Co-processor link", games: "Games",
-      started: "started", finished: "finished", abandoned: "abandoned", wrong: "Wrong presses",
-      hints: "Hints", restarts: "Restarts" },
-    events: { move: "a move", game_over: "game over", new_game: "a new game", wrong: "a wrong press",
-      hint: "a hint", capture: "a capture", settings: "settings changed", error: "an error",
-      position: "the position changed", guide: "the guide moved on", input: "a press",
-      health: "a health report" },
+    get readOnly() { return t("This dashboard is read-only: it was started without KIOTHI_FLEET_TOKEN, so staff actions are off (docs/fleet.md)."); },
+    get signedIn() { return t("Signed in: staff actions are on."); },
+    get lostBroker() { return t("The dashboard lost the broker: boards show as unknown until it is back."); },
+    sent: (action, board) => t("{action} sent to {board}.", { action: ACTION_WORDS[action] ? t(ACTION_WORDS[action]) : action, board }),
+    forgotten: (board) => t("{board} is forgotten until it reports again.", { board }),
+    heard: (s) => t("{time} ago", { time: ago(s) }),
+    online: (n, of) => tn("{n} of {total} online", "{n} of {total} online", n, { total: of }),
+    label: (k) => (LABELS[k] ? t(LABELS[k]) : k),
+    word: (table, k) => (table[k] ? t(table[k]) : String(k)),
+    alert: (a) => {
+      const faults = /^input faults: (\d+)$/.exec(a);
+      if (faults) return tn("{n} input fault", "{n} input faults", Number(faults[1]));
+      return STATUS[a] ? t(STATUS[a]) : a;
+    },
   };
-  const ACTION_WORDS = { new_game: "New game", exhibit: "Exhibition mode", brightness: "Brightness", forget: "Forget" };
+  let said = null; // the message line's words, kept to say them again in another language
 
   function ago(s) {
     // One format everywhere: "4 s", "12 min", "2 h 5 min".
-    const t = Math.max(0, Math.round(s));
-    if (t < 60) return `${t} s`;
-    if (t < 3600) return `${Math.floor(t / 60)} min`;
-    return `${Math.floor(t / 3600)} h ${Math.floor((t % 3600) / 60)} min`;
+    const secs = Math.max(0, Math.round(s));
+    if (secs < 60) return tp("ago", "{s} s", { s: secs });
+    if (secs < 3600) return tp("ago", "{m} min", { m: Math.floor(secs / 60) });
+    return tp("ago", "{h} h {m} min", { h: Math.floor(secs / 3600), m: Math.floor((secs % 3600) / 60) });
   }
 
-  function say(text) { document.getElementById("message").textContent = text || ""; }
+  // `words` is a function, so a change of language says the line again in the new one.
+  function say(words) {
+    said = words || null;
+    document.getElementById("message").textContent = said ? said() : "";
+  }
 
   function drawBoard(target, state) {
     target.replaceChildren();
@@ -74,16 +102,16 @@
       s.appendChild(el("b", "", value));
       f.appendChild(s);
     };
-    add("stage", st.stage || "—");
-    if (pos.captured) add("score", "S " + pos.captured[0] + " · N " + pos.captured[1]);
-    if (pos.to_move && !pos.result) add("to move", pos.to_move);
+    add(t("stage"), st.stage ? WORDS.word(STAGES, st.stage) : "—");
+    if (pos.captured) add(t("score"), "S " + pos.captured[0] + " · N " + pos.captured[1]);
+    if (pos.to_move && !pos.result) add(t("to move"), pos.to_move);
     const today = (b.stats && b.stats.today) || {};
-    if (today.games) add("games today", String(today.games.started));
+    if (today.games) add(t("games today"), String(today.games.started));
     const ex = (b.health && b.health.exhibit) || {};
-    if (typeof ex.phase === "string") add("exhibition", ex.enabled ? ex.phase : "off");
-    if (typeof ex.cpu_temperature === "number") add("CPU", ex.cpu_temperature.toFixed(0) + " °C");
+    if (typeof ex.phase === "string") add(t("exhibition"), WORDS.word(PHASES, ex.enabled ? ex.phase : "off"));
+    if (typeof ex.cpu_temperature === "number") add(t("CPU"), ex.cpu_temperature.toFixed(0) + " °C");
     // The age the hub reported, plus the time since it came: it ticks between pushes.
-    if (b.age !== null && b.age !== undefined) add("heard", WORDS.heard(b.age + (performance.now() - b.got) / 1000));
+    if (b.age !== null && b.age !== undefined) add(t("heard"), WORDS.heard(b.age + (performance.now() - b.got) / 1000));
     return f;
   }
 
@@ -105,14 +133,14 @@
     // mini board's bare numbers are left out of it.
     const head = el("div", "tile-head");
     head.appendChild(el("h2", "", b.board));
-    head.appendChild(el("span", "status " + b.status, b.status));
+    head.appendChild(el("span", "status " + b.status, WORDS.word(STATUS, b.status)));
     const board = el("div", "board");
     board.setAttribute("aria-hidden", "true");
     drawBoard(board, b.state);
     const parts = [head, board, facts(b)];
     if (b.alerts.length) {
       const ul = el("ul", "alerts");
-      for (const a of b.alerts) ul.appendChild(el("li", "", "⚠ " + a));
+      for (const a of b.alerts) ul.appendChild(el("li", "", "⚠ " + WORDS.alert(a)));
       parts.push(ul);
     }
     t.replaceChildren(...parts);
@@ -128,30 +156,32 @@
       tiles.replaceChildren(...wanted);  // only when a board came or went
     }
     const online = names.filter((n) => boards.get(n).status === "online").length;
-    document.getElementById("count").textContent = online + " of " + names.length + " online";
+    document.getElementById("count").textContent = WORDS.online(online, names.length);
     if (open) fillDetail(boards.get(open));
   }
 
   // Health and statistics for people: durations in h/min, bytes in GB, names in words.
   function figure(key, v) {
     if (key === "uptime" && typeof v === "number") return ago(v);
-    if (key === "free_disk" && typeof v === "number") return `${(v / 1e9).toFixed(1)} GB`;
+    if (key === "free_disk" && typeof v === "number") return t("{gb} GB", { gb: (v / 1e9).toFixed(1) });
     if (key === "cpu_temperature" && typeof v === "number") return `${v.toFixed(0)} °C`;
     if (key === "ai_core" && v && typeof v === "object") return String(v.core || "—");
-    if (key === "enabled" && typeof v === "boolean") return v ? "on" : "off";
-    if (typeof v === "boolean") return v ? "yes" : "no";
+    if (key === "enabled" && typeof v === "boolean") return v ? tp("switch", "on") : tp("switch", "off");
+    if (key === "status" || key === "state") return WORDS.word(STATUS, v);
+    if (key === "phase") return WORDS.word(PHASES, v);
+    if (typeof v === "boolean") return v ? t("yes") : t("no");
     return readable(v);
   }
 
   // A value for people: nested figures as "key value · key value", not raw JSON.
   function readable(v) {
     if (v === null || v === undefined) return "—";
-    if (Array.isArray(v)) return v.length > 12 ? v.length + " values" : v.map(readable).join(", ");
+    if (Array.isArray(v)) return v.length > 12 ? tn("{n} value", "{n} values", v.length) : v.map(readable).join(", ");
     if (typeof v !== "object") return String(v);
     const parts = [];
     for (const [k, x] of Object.entries(v)) {
       if (x === null || x === undefined) continue;
-      parts.push((WORDS.labels[k] || k) + " " + (typeof x === "object" && !Array.isArray(x) ? "…" : figure(k, x)));
+      parts.push(WORDS.label(k) + " " + (typeof x === "object" && !Array.isArray(x) ? "…" : figure(k, x)));
     }
     return parts.join(" · ") || "—";
   }
@@ -159,14 +189,14 @@
   function dl(target, obj) {
     target.replaceChildren();
     for (const [k, v] of Object.entries(obj || {})) {
-      target.appendChild(el("dt", "", WORDS.labels[k] || k));
+      target.appendChild(el("dt", "", WORDS.label(k)));
       target.appendChild(el("dd", "", figure(k, v)));
     }
   }
 
   function fillDetail(b) {
     if (!b) return;
-    document.getElementById("detail-name").textContent = b.board + " — " + b.status;
+    document.getElementById("detail-name").textContent = b.board + " — " + WORDS.word(STATUS, b.status);
     drawBoard(document.getElementById("detail-board"), b.state);
     dl(document.getElementById("detail-health"), b.health);
     dl(document.getElementById("detail-stats"), (b.stats && b.stats.today) || b.stats);
@@ -181,7 +211,7 @@
   }
 
   function eventWords(e) {
-    const what = WORDS.events[e.event] || String(e.event || "an event").replace(/_/g, " ");
+    const what = EVENTS[e.event] ? t(EVENTS[e.event]) : e.event ? String(e.event).replace(/_/g, " ") : t("an event");
     const pit = e.pit ? ` (${e.pit})` : "";
     return what.charAt(0).toUpperCase() + what.slice(1) + pit;
   }
@@ -225,7 +255,7 @@
   function setRole(r) {
     role = r;
     const badge = document.getElementById("role");
-    badge.textContent = r === "control" ? "staff" : "read-only";
+    badge.textContent = r === "control" ? t("staff") : t("read-only");
     badge.className = "badge " + r;
     document.getElementById("login").hidden = r === "control" || !staff;
     if (open) fillDetail(boards.get(open));
@@ -245,30 +275,59 @@
       if (msg.type === "boards") {
         boards.clear();
         for (const b of msg.boards) boards.set(b.board, { ...b, got });
-        if (msg.staff === false) { staff = false; say(WORDS.readOnly); }
+        if (Array.isArray(msg.languages)) languages(msg.languages);
+        if (msg.staff === false) { staff = false; say(() => WORDS.readOnly); }
         if (msg.role) setRole(msg.role);
-        if (msg.broker === false) say(WORDS.lostBroker);
-        if (msg.broker === true) say("");
+        if (msg.broker === false) say(() => WORDS.lostBroker);
+        if (msg.broker === true) say(null);
         render();
       } else if (msg.type === "board") {
         boards.set(msg.board.board, { ...msg.board, got });
         render();
       } else if (msg.type === "role") {
         setRole(msg.role);
-        say(WORDS.signedIn);
+        say(() => WORDS.signedIn);
       } else if (msg.type === "forgotten") {
         boards.delete(msg.board);
         if (open === msg.board) document.getElementById("detail").close();
         render();
-        say(WORDS.forgotten(msg.board));
+        say(() => WORDS.forgotten(msg.board));
       } else if (msg.type === "sent") {
-        say(WORDS.sent(msg.action, msg.board));
+        say(() => WORDS.sent(msg.action, msg.board));
       } else if (msg.type === "error") {
-        say(msg.message);
+        say(() => (REPLIES[msg.message] ? t(REPLIES[msg.message]) : msg.message));
       }
     };
   }
+  // The language: ?lang= (kept), else this device's choice, else the browser's if the
+  // catalogs have it, else English; the button cycles the dashboard's languages.
+  let offered = [];
+  function languages(list) {
+    offered = list.map((l) => l.code);
+    const btn = document.getElementById("lang");
+    btn.hidden = offered.length < 2;
+  }
+  function firstLanguage() {
+    const asked = new URLSearchParams(location.search).get("lang");
+    if (asked) { rememberLanguage(asked); return asked; }
+    return savedLanguage() || String(navigator.language || "en").split("-")[0].toLowerCase();
+  }
+  document.getElementById("lang").addEventListener("click", async () => {
+    if (offered.length < 2) return;
+    const next = offered[(offered.indexOf(I18N.lang) + 1) % offered.length];
+    rememberLanguage(next);
+    await loadLanguage(next);
+  });
+  onLanguage(() => {
+    document.getElementById("lang").textContent = I18N.name;
+    setRole(role);
+    if (said) say(said);
+    render();
+  });
   setRole("spectator");
+  loadLanguage(firstLanguage()).then(() => {
+    document.getElementById("lang").textContent = I18N.name;
+  });
   connect();
   // "heard … ago" ticks between pushes.
   setInterval(() => { if (boards.size) render(); }, 1000);
