@@ -5,6 +5,11 @@
   const boards = new Map();
   let ws = null;
   let role = "spectator";
+  // The staff token, once the dashboard took it, kept in this tab's memory only: a new
+  // WebSocket (a network blip, the dashboard restarted) signs in again by itself instead of
+  // leaving the staff read-only without a word.
+  let staffToken = null;
+  let tried = null;
   let open = null;
 
   function el(tag, cls, text) {
@@ -210,7 +215,8 @@
   document.getElementById("login").addEventListener("submit", (e) => {
     e.preventDefault();
     const input = document.getElementById("token");
-    send({ auth: input.value });
+    tried = input.value;
+    send({ auth: tried });
     input.value = "";
   });
 
@@ -234,7 +240,10 @@
   function connect() {
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
     ws = new WebSocket(proto + "//" + location.host + "/ws");
-    ws.onopen = () => document.getElementById("conn").classList.add("up");
+    ws.onopen = () => {
+      document.getElementById("conn").classList.add("up");
+      if (staffToken) send({ auth: staffToken });
+    };
     ws.onclose = () => {
       document.getElementById("conn").classList.remove("up");
       setTimeout(connect, 1000);
@@ -254,6 +263,7 @@
         boards.set(msg.board.board, { ...msg.board, got });
         render();
       } else if (msg.type === "role") {
+        if (msg.role === "control" && tried) { staffToken = tried; tried = null; }
         setRole(msg.role);
         say(WORDS.signedIn);
       } else if (msg.type === "forgotten") {
