@@ -349,7 +349,7 @@ function render(st) {
   // (An exhibition's invitation is the board's own, to whoever stands at it: kept.)
   const invite = exhibitLine(exhibit);
   const line = invite || st.instruction || "";
-  $("cue").textContent = invite || plays() || !client.hello ? line : watcherLine(st, line);
+  setCue(invite || plays() || !client.hello ? line : watcherLine(st, line), turnEl.textContent);
   const cap = on ? st.position.captured : [0, 0];
   $("cap-top").textContent = cap[bottom === "S" ? 1 : 0];
   $("cap-bottom").textContent = cap[bottom === "S" ? 0 : 1];
@@ -376,6 +376,24 @@ function render(st) {
     if (pits.some((p) => p.el === document.activeElement)) focusPit(pitIndex(st.expect));
   }
   lastExpect = st.expect || null;
+}
+
+function setCue(text, heading) {
+  // The line often begins with the heading's own words ("South to move" above "South to
+  // move: press …"): the eye reads them once, the live region still says the whole line.
+  if (setCue.last === `${heading}\n${text}`) return; // unchanged: nothing re-announced
+  setCue.last = `${heading}\n${text}`;
+  const el = $("cue");
+  const sep = heading && text.startsWith(heading) ? text.slice(heading.length).match(/^\s*[:.]\s*/) : null;
+  const cut = sep ? heading.length + sep[0].length : 0;
+  if (!sep || cut >= text.length) { el.textContent = text; return; }
+  const said = document.createElement("span");
+  said.className = "sr-only";
+  said.textContent = text.slice(0, cut);
+  const rest = document.createElement("span");
+  rest.className = "rest";
+  rest.textContent = text.slice(cut);
+  el.replaceChildren(said, rest);
 }
 
 function againLine(resetting) {
