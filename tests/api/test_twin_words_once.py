@@ -63,3 +63,45 @@ def test_the_game_over_veil_says_the_lines_own_words(twin: Twin) -> None:
     assert not eye.startswith("Game over"), eye
     assert heard.endswith(" " + veil[2]), (heard, veil)
     assert veil[2] == "Hold any pit for a new game."
+
+
+COVERED = """() => { const box = document.querySelector('#toast');
+  if (!box.classList.contains('show') || !box.textContent.startsWith('Captured')) return null;
+  const t = box.offsetTop, b = t + box.offsetHeight, l = box.offsetLeft, r = l + box.offsetWidth;
+  return {covered: [...document.querySelectorAll('#board .pit')].filter(p => {
+    const q = p.getBoundingClientRect();
+    return q.left < r && l < q.right && q.top < b && t < q.bottom; }).map(p => p.dataset.pit),
+    text: box.textContent}; }"""
+
+
+def test_a_capture_toast_covers_no_pit(twin: Twin) -> None:
+    """At 320, 390 and 1280 px the toast ("Captured 1 from N8") sits clear of every pit
+    (on main it sat fixed at the bottom, over the lower pits of a phone's board)."""
+    from kiothi_board.guide.tutorial import TUTORIAL_OPENING, tutorial_move
+    from kiothi_board.rules import Position
+
+    pages = {
+        w: twin.page({"width": w, "height": 844 if w < 1000 else 800}) for w in (320, 390, 1280)
+    }
+    for page in pages.values():  # each page notes where its toast is when it shows
+        page.evaluate(
+            f"""() => {{ const box = document.querySelector('#toast'); const look = {COVERED};
+            new MutationObserver(() => {{ const got = look(); if (got) window.toastSeen = got; }})
+              .observe(box, {{attributes: true, childList: true}}); }}"""
+        )
+    ctl = twin.ctl
+    ctl.new_game("two", "SN", 3, "step", {})
+    lift, places = TUTORIAL_OPENING.split(">")
+    ctl.press(lift)
+    for pit in places.split(","):
+        ctl.press(pit)
+    ctl.opening("pass")
+    ctl.press(tutorial_move(Position.initial().open(TUTORIAL_OPENING).open("pass")))
+    twin.follow(stop="capture")
+    assert ctl.state()["guide"]["kind"] == "capture"
+    twin.follow()  # the capture is taken: its toast
+    ARTIFACTS.mkdir(exist_ok=True)
+    for width, page in pages.items():
+        got = wait_js(page, "window.toastSeen")
+        page.screenshot(path=str(ARTIFACTS / f"twin-toast-{width}.png"))
+        assert got["covered"] == [], f"at {width} px {got['text']!r} covers {got['covered']}"

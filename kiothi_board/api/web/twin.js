@@ -509,7 +509,28 @@ client.on("input", (e) => {
 client.on("capture", (e) => {
   const each = (c) => t("{n} from {pit}", { n: c.seeds, pit: c.pit });
   toast(t("Captured {list}", { list: e.captures.map(each).join(", ") }));
+  placeToast();
 });
+
+function placeToast() {
+  // At the top of the window unless a pit is under it there, then at the bottom (a board
+  // that fills the whole window: the top). Offsets ignore the slide-in transform.
+  const box = $("toast");
+  const covers = () => {
+    const top = box.offsetTop;
+    const bottom = top + box.offsetHeight;
+    const left = box.offsetLeft;
+    const right = left + box.offsetWidth;
+    return pits.some((p) => {
+      const r = p.el.getBoundingClientRect();
+      return r.left < right && left < r.right && r.top < bottom && top < r.bottom;
+    });
+  };
+  box.classList.remove("low");
+  if (!covers()) return;
+  box.classList.add("low");
+  if (covers()) box.classList.remove("low");
+}
 client.on("notice", (t) => say(t));
 
 function command(cmd, args) {
