@@ -8,15 +8,24 @@ key and the reason.
 
 from __future__ import annotations
 
-import itertools
 import os
-import re
 import tomllib
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from kiothi_board.config_checks import (
+    Check,
+    between,
+    broker_users,
+    names,
+    one_of,
+    pin,
+    secret,
+    strings,
+    topic_prefix,
+)
 from kiothi_board.config_tables import (
     BoardConfig,
     DaemonConfig,
@@ -30,8 +39,6 @@ from kiothi_board.hardware.pinmap import load_map
 from kiothi_board.hardware.registry import LED_OUTPUTS, PIT_INPUTS
 from kiothi_board.i18n import DEFAULT_LANGUAGE, available
 
-Check = Callable[[Any], str | None]  # returns the reason a value is bad, or None
-
 
 @dataclass(frozen=True, slots=True)
 class Key:
@@ -41,26 +48,6 @@ class Key:
     default: Any
     check: Check | None = None
     help: str = ""
-
-
-def one_of(*choices: object) -> Check:
-    """A check that the value is one of `choices`."""
-
-    def check(value: Any) -> str | None:
-        if value in choices:
-            return None
-        return "must be one of " + ", ".join(repr(c) for c in choices)
-
-    return check
-
-
-def between(lo: float, hi: float) -> Check:
-    """A check that a number lies in [lo, hi]."""
-
-    def check(value: Any) -> str | None:
-        return None if lo <= value <= hi else f"must be between {lo} and {hi}"
-
-    return check
 
 
 MAX_LEVEL = 9
@@ -105,74 +92,11 @@ def _language_list(value: Any) -> str | None:
     return "lists a language twice" if len(set(value)) != len(value) else None
 
 
-def _strings(value: Any) -> str | None:
-    if all(isinstance(v, str) for v in value):
-        return None
-    return "must be a list of strings"
-
-
-def _topic_prefix(value: Any) -> str | None:
-    if not value or any(c in value for c in "#+") or value.startswith("/") or value.endswith("/"):
-        return "must be a topic prefix without wildcards or a leading or trailing /"
-    return None
-
-
-def _broker_users(value: Any) -> str | None:
-    if not all(isinstance(v, str) and re.fullmatch(r"[A-Za-z0-9_-]{1,64}", v) for v in value):
-        return "must be a list of broker user names (letters, digits, - or _; one topic level)"
-    return None
-
-
 REMOVED: dict[tuple[str, str], str] = {
     ("mqtt", "trust_broker"): "was removed: the broker's user name decides on MQTT; list "
     "the users who may control this board in mqtt.staff_users (docs/fleet.md)",
 }
 """Keys that no longer exist, and what to write instead (a one-line error, not a guess)."""
-
-
-def _secret(min_len: int) -> Check:
-    def check(value: Any) -> str | None:
-        if value == "":
-            return None  # off
-        if len(value) < min_len:
-            return f"must be at least {min_len} characters (kiothi-board token makes one)"
-        return None
-
-    return check
-
-
-MIN_PIN = 8
-"""Digits of the staff PIN: 10^8 PINs at the limiter's at most 22,280 checked failures a
-day (`api.auth_daily` plus the clean peers' bucket) take over 6 years on average to find."""
-
-
-def _weak_pin(pin: str) -> str | None:
-    """Why `pin` (ASCII digits) is one a guesser tries first, or None."""
-    if len(set(pin)) == 1:
-        return "one repeated digit"
-    steps = {(int(b) - int(a)) % 10 for a, b in itertools.pairwise(pin)}
-    if steps in ({1}, {9}):
-        return "a run of consecutive digits"
-    if len(set(pin[0::2])) == 1 and len(set(pin[1::2])) == 1:
-        return "two alternating digits"
-    return None
-
-
-def _pin(value: Any) -> str | None:
-    if value == "":
-        return None  # off
-    if not (value.isascii() and value.isdigit()):
-        return "must be ASCII digits 0-9 only"
-    if not MIN_PIN <= len(value) <= 12:
-        return f"must be {MIN_PIN} to 12 digits"
-    weak = _weak_pin(value)
-    return None if weak is None else f"is too easy to guess ({weak}); choose another"
-
-
-def _names(value: Any) -> str | None:
-    if not all(isinstance(v, str) and v for v in value):
-        return "must be a list of host names"
-    return None
 
 
 def api_settings(config: Config, *, sim: bool) -> dict[str, Any]:
@@ -274,10 +198,10 @@ SCHEMA: dict[str, dict[str, Key]] = {
         "web_port": Key((int,), 8420, between(-1, 65535), "0: any free port, -1: off"),
         "serial": Key((list,), [], None, "serial devices or pyserial URLs"),
         "serial_baud": Key((int,), 115200, between(300, 4_000_000)),
-        "token": Key((str,), "", _secret(16), "needed to control over TCP/WebSocket; never logged"),
-        "staff_pin": Key((str,), "", _pin, "8-12 digits: a session from the page"),
+        "token": Key((str,), "", secret(16), "needed to control over TCP/WebSocket; never logged"),
+        "staff_pin": Key((str,), "", pin, "8-12 digits: a session from the page"),
         "trust_loopback_tcp": Key((bool,), False, None, "loopback TCP clients control at once"),
-        "host_names": Key((list,), [], _names, "extra names the web server answers to"),
+        "host_names": Key((list,), [], names, "extra names the web server answers to"),
         "session_ttl": Key((int, float), 43200, between(60, 30 * 86400), "seconds"),
         "client_budget": Key((int,), 1 << 20, between(64 << 10, 1 << 30), "bytes per client"),
         "max_reply": Key((int,), 256 << 10, between(16 << 10, 1 << 30), "bytes"),
@@ -303,11 +227,11 @@ SCHEMA: dict[str, dict[str, Key]] = {
     "exhibit": {
         "enabled": Key((bool,), False, None, "exhibition mode at start (staff: exhibit.set)"),
         "timezone": Key((str,), "UTC", None, "the venue's time zone, e.g. Europe/Paris"),
-        "opening_hours": Key((list,), [], _strings, 'e.g. ["tue-sun 10:00-18:00"]; empty: always'),
-        "closed_days": Key((list,), [], _strings, 'ISO dates, e.g. ["2026-12-25"]'),
+        "opening_hours": Key((list,), [], strings, 'e.g. ["tue-sun 10:00-18:00"]; empty: always'),
+        "closed_days": Key((list,), [], strings, 'ISO dates, e.g. ["2026-12-25"]'),
         "closed": Key((str,), "glow", one_of("glow", "dark"), "outside opening hours"),
-        "quiet_hours": Key((list,), [], _strings, "dimmed, no attract animation"),
-        "brightness": Key((list,), [], _strings, 'e.g. ["09:00=0.5", "17:00=0.3"]'),
+        "quiet_hours": Key((list,), [], strings, "dimmed, no attract animation"),
+        "brightness": Key((list,), [], strings, 'e.g. ["09:00=0.5", "17:00=0.3"]'),
         "attract_brightness": Key((int, float), 0.4, between(0, 1), "attract loop, of the above"),
         "quiet_brightness": Key((int, float), 0.3, between(0, 1)),
         "idle_s": Key((int, float), 90, between(5, 3600), "no press this long: count down"),
@@ -321,17 +245,17 @@ SCHEMA: dict[str, dict[str, Key]] = {
     "mqtt": {
         "url": Key((str,), "", None, "the venue's broker: mqtt://host:1883 (empty: off)"),
         "board_id": Key((str,), "", None, "this board's name in the fleet (empty: the host name)"),
-        "prefix": Key((str,), "kiothi/v1", _topic_prefix),
+        "prefix": Key((str,), "kiothi/v1", topic_prefix),
         "username": Key((str,), "", None, "the board's broker user (empty: none)"),
         "password": Key((str,), "", None, "never logged"),
         "tls_ca": Key((str,), "", None, "CA file for mqtts:// (empty: the system's)"),
         "keepalive": Key((int,), 30, between(2, 3600), "seconds; offline shows after 1.5x"),
-        "staff_users": Key((list,), [], _broker_users, "broker users who control this board"),
+        "staff_users": Key((list,), [], broker_users, "broker users who control this board"),
         "periodic_s": Key((int, float), 30, between(1, 3600), "health and stats refresh"),
         "queue": Key((int,), 1000, between(10, 1_000_000)),
         "max_clients": Key((int,), 32, between(1, 10_000)),
         "discovery": Key((bool,), False, None, "announce the board to Home Assistant"),
-        "discovery_prefix": Key((str,), "homeassistant", _topic_prefix),
+        "discovery_prefix": Key((str,), "homeassistant", topic_prefix),
     },
     "daemon": {
         "tick_hz": Key((int, float), 50, between(1, 1000)),

@@ -121,8 +121,6 @@ COMMANDS: tuple[str, ...] = (
     *sorted(CONTROL_COMMANDS),
 )
 
-_ID_MAX = 2**53
-
 
 def frame_to_hex(frame: FrameLike) -> list[str]:
     """A frame as 20 strings of `rrggbb` per LED: compact and trivial to draw in JS."""
@@ -361,18 +359,3 @@ def _code_of(exc: KiothiError) -> str:
     if isinstance(exc, ConflictError):
         return "conflict"
     return "internal"
-
-
-def _valid_id(rid: Any) -> bool:
-    if isinstance(rid, bool):
-        return False
-    if isinstance(rid, int):
-        return -_ID_MAX <= rid <= _ID_MAX
-    return isinstance(rid, str) and 0 < len(rid) <= 64
-
-
-def _is_ours(msg: dict[str, Any]) -> bool:
-    """A reply or event of this protocol (seen when a port echoes our own output)."""
-    reply = "ok" in msg and "id" in msg and ("result" in msg or "error" in msg)
-    event = isinstance(msg.get("event"), str) and ("seq" in msg or msg["event"] == "overflow")
-    return reply or event

@@ -20,7 +20,6 @@ from typing import Any
 from kiothi_board import native
 from kiothi_board.api.access import AccessPolicy
 from kiothi_board.api.args import Args, short
-from kiothi_board.api.bounded import JsonLimits, PayloadError, loads
 from kiothi_board.api.budget import DEFAULT_BUDGET, DEFAULT_MAX_REPLY, Outbox
 from kiothi_board.api.commands import (
     COMMANDS,
@@ -29,14 +28,12 @@ from kiothi_board.api.commands import (
     TOPICS,
     CommandHandlers,
     _code_of,
-    _is_ours,
-    _valid_id,
     frame_to_hex,
     watching_only,
 )
+from kiothi_board.api.lines import WordedEvent, decode_line, parse_request
 from kiothi_board.api.protocol import (
     MAX_LINE,
-    VERSION,
     ApiError,
     TooLong,
     encode,
@@ -47,14 +44,11 @@ from kiothi_board.api.service import BoardService
 from kiothi_board.api.session import ClientSession, RateLimiter
 from kiothi_board.clock import Clock, SystemClock
 from kiothi_board.errors import KiothiError, StoreError
-from kiothi_board.i18n import DEFAULT_LANGUAGE, Msg, has_words, localize
+from kiothi_board.i18n import DEFAULT_LANGUAGE, Msg, localize
 
 STORE_LOG_SECONDS = 60.0
 """A store that cannot write (a full disk) fails every request that writes: one log line a
 minute says how many, instead of a traceback each."""
-
-_Checked = tuple[Any, str, dict[str, Any], Any]
-"""A well-formed request: id, command, arguments, and the added command's entry (or None)."""
 
 __all__ = [
     "COMMANDS",
@@ -69,8 +63,6 @@ __all__ = [
 ]
 
 log = logging.getLogger(__name__)
-
-_MAX_DEPTH = 64  # a request is an object of small arguments; deeper is an attack
 
 
 class Dispatcher(CommandHandlers):
@@ -256,7 +248,7 @@ class Dispatcher(CommandHandlers):
                 if kind == "language":
                     self.language = str(body.get("lang", self.language))
                 message = {"event": kind, "seq": self._seq, **body}
-                lines = _WordedEvent(message, self.language)
+                lines = WordedEvent(message, self.language)
                 # Under the lock, so every subscriber queues events in seq order.
                 for session in self._sessions.values():
                     if kind in session.topics:
@@ -330,64 +322,8 @@ class Dispatcher(CommandHandlers):
             session.outbox.put(encoded)
         return reply
 
-    def _decode_line(self, line: bytes | str | TooLong) -> str | dict[str, Any]:
-        """The line as text, or the error reply for a line that is too long or not UTF-8."""
-        if isinstance(line, TooLong):
-            return error_reply(
-                None, "line_too_long", f"line of {line.size} bytes exceeds {self.max_line}"
-            )
-        if isinstance(line, bytes):
-            if len(line) > self.max_line:
-                return error_reply(
-                    None, "line_too_long", f"line of {len(line)} bytes exceeds {self.max_line}"
-                )
-            try:
-                text = line.decode("utf-8")
-            except UnicodeDecodeError as exc:
-                return error_reply(None, "parse_error", f"not UTF-8: {exc.reason} at {exc.start}")
-        else:
-            text = line
-            if len(text) > self.max_line:
-                return error_reply(
-                    None, "line_too_long", f"line of {len(text)} chars exceeds {self.max_line}"
-                )
-        return text
-
-    def _parse_request(self, text: str) -> _Checked | dict[str, Any] | None:
-        """A request's parts, the error reply for a malformed one, or None (ignored)."""
-        if not text.strip():
-            return None
-        try:
-            msg = loads(text, JsonLimits(max_bytes=4 * self.max_line, max_depth=_MAX_DEPTH))
-        except PayloadError as exc:
-            detail = str(exc) if exc.reason == "too_deep" else str(exc).removeprefix("not JSON: ")
-            return error_reply(None, "parse_error", f"not JSON: {short(detail)}")
-        if not isinstance(msg, dict):
-            return error_reply(
-                None, "invalid_request", f"expected an object, got {type(msg).__name__}"
-            )
-        if "cmd" not in msg and _is_ours(msg):
-            return None
-        rid = msg.get("id")
-        if not _valid_id(rid):
-            return error_reply(None, "invalid_request", f"bad or missing id: {short(repr(rid))}")
-        extra = set(msg) - {"id", "cmd", "args", "v"}
-        if extra:
-            return error_reply(rid, "invalid_request", f"unknown keys {sorted(extra)!r}")
-        if "v" in msg and (msg["v"] != VERSION or isinstance(msg["v"], bool)):
-            return error_reply(
-                rid, "unsupported_version", f"version {short(repr(msg['v']))}; this is {VERSION}"
-            )
-        cmd = msg.get("cmd")
-        if not isinstance(cmd, str):
-            return error_reply(rid, "invalid_request", f"cmd must be a string: {short(repr(cmd))}")
-        added = self._extra.get(cmd)
-        if cmd not in _HANDLERS and added is None:
-            return error_reply(rid, "unknown_command", f"unknown command {short(repr(cmd))}")
-        args = msg.get("args", {})
-        if not isinstance(args, dict):
-            return error_reply(rid, "bad_args", f"args must be an object: {short(repr(args))}")
-        return rid, cmd, args, added
+    def _known(self, cmd: str) -> bool:
+        return cmd in _HANDLERS or cmd in self._extra
 
     def _malformed(self, session: ClientSession, reply: dict[str, Any]) -> dict[str, Any] | None:
         """A line that is not a request costs a request: over the client's rate it is
@@ -399,15 +335,16 @@ class Dispatcher(CommandHandlers):
         return None
 
     def _reply(self, session: ClientSession, line: bytes | str | TooLong) -> dict[str, Any] | None:
-        text = self._decode_line(line)
+        text = decode_line(line, self.max_line)
         if isinstance(text, dict):
             return self._malformed(session, text)
-        checked = self._parse_request(text)
+        checked = parse_request(text, self.max_line, self._known)
         if checked is None:
             return None
         if isinstance(checked, dict):
             return self._malformed(session, checked)
-        rid, cmd, args, added = checked
+        rid, cmd, args = checked
+        added = self._extra.get(cmd)
         if not session.limiter.allow():
             return error_reply(rid, "rate_limited", "too many requests; slow down")
         needs_control = cmd in CONTROL_COMMANDS or (added is not None and added[1])
@@ -455,28 +392,6 @@ class Dispatcher(CommandHandlers):
     def _health_cmd(self, session: ClientSession, a: Args) -> dict[str, Any]:
         a.done()
         return self.health()
-
-
-class _WordedEvent:
-    """An event encoded once per language its readers chose (once if it has no words)."""
-
-    def __init__(self, message: dict[str, Any], board: str) -> None:
-        self.message = message
-        self.default = board
-        self.words = has_words(message)
-        self._made: dict[str | None, bytes] = {}
-
-    def get(self, lang: str | None) -> bytes:
-        key = (lang or self.default) if self.words else None
-        line = self._made.get(key)
-        if line is None:
-            line = self._made[key] = encode(localize(self.message, key) if key else self.message)
-        return line
-
-    def board(self) -> tuple[dict[str, Any], bytes]:
-        """The event in the board's language, for taps (MQTT, Redis)."""
-        message = localize(self.message, self.default) if self.words else self.message
-        return message, self.get(None)
 
 
 _HANDLERS: dict[str, Callable[[Dispatcher, ClientSession, Args], dict[str, Any]]] = {

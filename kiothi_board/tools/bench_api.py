@@ -128,8 +128,7 @@ def _fanout(port: int, service: Board, subscribers: int, events: int) -> float:
     return elapsed
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Print p50/p99 round-trip latency per transport and the fan-out rate."""
+def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="kiothi-board bench api", formatter_class=DefaultsFormatter
     )
@@ -148,7 +147,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--warmup", type=float, default=10.0, metavar="SECONDS", help="with --soak: warm-up"
     )
-    args = parser.parse_args(argv)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Print p50/p99 round-trip latency per transport and the fan-out rate."""
+    args = _parser().parse_args(argv)
     service = Board(
         sink=FakePixelSink(keep=1),
         clock=SystemClock(),
