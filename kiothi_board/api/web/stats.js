@@ -70,7 +70,7 @@ function pitMap(svg, presses) {
 
 function fmtSeconds(s) {
   if (s === null || s === undefined) return "–";
-  return s >= 60 ? `${Math.floor(s / 60)} min ${Math.round(s % 60)} s` : `${Math.round(s)} s`;
+  return s >= 60 ? `${Math.floor(s / 60)}\u00a0min ${Math.round(s % 60)}\u00a0s` : `${Math.round(s)}\u00a0s`;
 }
 
 function drawStats(stats) {

@@ -43,11 +43,12 @@
   const ACTION_WORDS = { new_game: "New game", exhibit: "Exhibition mode", brightness: "Brightness", forget: "Forget" };
 
   function ago(s) {
-    // One format everywhere: "4 s", "12 min", "2 h 5 min".
+    // One format everywhere: "4 s", "12 min", "2 h 5 min" (a no-break space keeps each
+    // number with its unit on a narrow tile).
     const t = Math.max(0, Math.round(s));
-    if (t < 60) return `${t} s`;
-    if (t < 3600) return `${Math.floor(t / 60)} min`;
-    return `${Math.floor(t / 3600)} h ${Math.floor((t % 3600) / 60)} min`;
+    if (t < 60) return `${t}\u00a0s`;
+    if (t < 3600) return `${Math.floor(t / 60)}\u00a0min`;
+    return `${Math.floor(t / 3600)}\u00a0h ${Math.floor((t % 3600) / 60)}\u00a0min`;
   }
 
   function say(text) { document.getElementById("message").textContent = text || ""; }
