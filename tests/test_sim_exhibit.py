@@ -116,7 +116,7 @@ def test_the_exhibition_cycle_in_the_terminal(term: Term) -> None:
     term.play_until_turn(1)
     term.tick(61 * 20)  # the visitor walks away
     countdown = [line for line in term.lines() if line.startswith("Still playing?")]
-    assert countdown and re.search(r"ends in \d+ s\.", countdown[0]), term.lines()
+    assert countdown and re.search(r"ends in \d+\u00a0s\.", countdown[0]), term.lines()
     term.wait("reset")
     assert term.board.get_game(1)["result"]["end"] == "abandoned"  # type: ignore[index]
     assert any(line.startswith("Reset to the start: set") for line in term.lines())

@@ -145,7 +145,7 @@ LEVELS: dict[int, Level] = {
         "Master",
         0.8,
         64,
-        blurb=tr("Searches as deep as it can in 0.8 s a move and solves endgames exactly."),
+        blurb=tr("Searches as deep as it can in 0.8\u00a0s a move and solves endgames exactly."),
     ),
 }
 LEVEL_NAMES = {lv.name.lower(): lv for lv in LEVELS.values()}

@@ -3,9 +3,9 @@
 
 Who may use them: `stats`, `/metrics`, `/stats.csv` and `exhibit.set` (exhibition mode on
 or off until the next start) are staff only (the control role: the token, or a trusted
-door); `exhibit` (the phase, the countdown) is public, as the page shows the countdown to
-visitors. `sim.advance`, `sim.press` and `sim.hold` exist only when
-the daemon runs with `--fake-clock` (see docs/exhibition.md, "Fake time").
+door); `exhibit` (the phase, the countdown, the line to show) is public, as the page
+shows them to visitors. `sim.advance`, `sim.press` and `sim.hold` exist only when the
+daemon runs with `--fake-clock` (see docs/exhibition.md, "Fake time").
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from kiothi_board.api.args import Args as CommandArgs
 from kiothi_board.api.protocol import ApiError
+from kiothi_board.exhibit.words import ATTRACT
 
 if TYPE_CHECKING:
     from kiothi_board.api.server import ApiServer
@@ -83,7 +84,15 @@ def install(server: ApiServer, exhibit: ExhibitDoors, sim: SimDoors | None = Non
 
     def status(a: CommandArgs) -> dict[str, Any]:
         a.done()
-        return {"exhibit": exhibit.status()}
+        st = exhibit.status()
+        # The attract loop invites in each of the venue's languages in turn: a page that
+        # chose none shows these one after the other (the words stay in the catalogs).
+        st["invitations"] = (
+            {code: ATTRACT.render(code) for code in dispatcher.languages}
+            if st["phase"] == "attract"
+            else None
+        )
+        return {"exhibit": st}
 
     def switch(a: CommandArgs) -> dict[str, Any]:
         on = a.boolean("enabled")

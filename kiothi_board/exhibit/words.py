@@ -1,5 +1,6 @@
-"""What the exhibition says while no game is played, in one place (the terminal and the
-API's `exhibit` status print these; the page has its own copy in twin.js)."""
+"""What the exhibition says while no game is played, in one place: the terminal prints
+these, and the page shows the API's `exhibit` status' `instruction` (and, in the attract
+loop, `invitations`: the invitation in each of the venue's languages), made from them."""
 
 from __future__ import annotations
 
@@ -15,8 +16,9 @@ CLOSED = tr("The board is resting until the next opening hours.")
 
 
 def countdown_line(seconds: float) -> Msg:
-    """The idle countdown, with the whole seconds left."""
-    return tr("Still playing? Press any pit: this game ends in {n} s.", n=math.ceil(seconds))
+    """The idle countdown, with the whole seconds left (a no-break space keeps the number
+    with its unit on a narrow screen)."""
+    return tr("Still playing? Press any pit: this game ends in {n}\u00a0s.", n=math.ceil(seconds))
 
 
 def phase_line(phase: str, countdown: float | None, reset: str | None) -> str | None:

@@ -22,12 +22,13 @@ import json
 import logging
 import os
 import socket
+import weakref
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from aiohttp import WSMsgType, web
+from aiohttp import WSCloseCode, WSMsgType, web
 
 from kiothi_board.api.authlimit import AuthLimiter
 from kiothi_board.api.bounded import JsonLimits, PayloadError, loads
@@ -143,6 +144,13 @@ def make_app(
     """The dashboard: `/`, `/static/…`, `/api/boards`, `/ws` (`guard`: see `start_site`)."""
     encode = Encoder()
     gate = StaffGate(token)
+    open_sockets: weakref.WeakSet[web.WebSocketResponse] = weakref.WeakSet()
+
+    async def close_sockets(app: web.Application) -> None:
+        # At shutdown every page is told at once (it reconnects to the next start) instead
+        # of holding the stop for aiohttp's shutdown timeout.
+        for ws in list(open_sockets):
+            await ws.close(code=WSCloseCode.GOING_AWAY, message=b"dashboard stopping")
 
     async def page(request: web.Request) -> web.StreamResponse:
         return web.FileResponse(WEB_ROOT / "fleet.html", headers=_HEADERS)
@@ -157,6 +165,7 @@ def make_app(
             raise web.HTTPForbidden(text="foreign origin")
         ws = web.WebSocketResponse(max_msg_size=_MAX_MESSAGE, heartbeat=30.0)
         await ws.prepare(request)
+        open_sockets.add(ws)
         role = ["spectator"]
         conn = None if guard is None else guard.by_key.get(request.transport)
         if conn is not None:
@@ -184,6 +193,7 @@ def make_app(
         return response
 
     app = web.Application(client_max_size=16 * 1024, middlewares=[host_check])
+    app.on_shutdown.append(close_sockets)
     app.router.add_get("/", page)
     app.router.add_get("/api/boards", boards)
     app.router.add_get("/ws", websocket)

@@ -116,7 +116,7 @@ def test_a_whole_game_with_the_keyboard_only() -> None:
             if state["stage"] == "over":
                 break
             check_labels(twin, page, seen)
-            cue = page.inner_text("#cue")
+            cue = page.text_content("#cue")  # what the live region says
             assert cue == ctl.instruction()
             lines.setdefault(state["stage"], cue)
             before = progress(twin)
@@ -144,7 +144,7 @@ def test_a_whole_game_with_the_keyboard_only() -> None:
         over = page.inner_text("#over")
         first, second = (1, 0) if result["winner"] == "N" else (0, 1)  # the winner's first
         assert f"{result['captured'][first]} – {result['captured'][second]}" in over
-        assert page.inner_text("#cue") == ctl.instruction()
+        assert page.text_content("#cue") == ctl.instruction()
         for label in labels(page).values():
             assert "you may" not in label
         assert {"open", "guided_open", "turn", "sow"} <= set(lines), sorted(lines)

@@ -52,8 +52,8 @@ def fed_hub() -> FleetHub:
 class Served:
     """The dashboard's aiohttp app for `hub` on its own loop and thread."""
 
-    def __init__(self, hub: FleetHub, token: str | None) -> None:
-        self.port = free_port()
+    def __init__(self, hub: FleetHub, token: str | None, port: int | None = None) -> None:
+        self.port = port or free_port()
         self.loop = asyncio.new_event_loop()
         ready = threading.Event()
 

@@ -10,7 +10,7 @@ from tests.browser import WAIT_MS, chromium, wait_js
 from tests.fleet.feed import Served, fed_hub, sign_in
 
 TOKEN = "staff-token-0123456789"
-HEARD = re.compile(r"heard (\d+ s|\d+ min|\d+ h \d+ min) ago")
+HEARD = re.compile(r"heard (\d+\u00a0s|\d+\u00a0min|\d+\u00a0h \d+\u00a0min) ago")
 
 
 def _tile_heard(page: object, board: str) -> str:
@@ -40,7 +40,7 @@ def test_heard_ticks_and_the_detail_is_in_words() -> None:
             page.click(".tile[data-board=hall-1]")
             page.wait_for_selector("#detail[open]")
             health = page.inner_text("#detail-health").replace("\n", " ").replace("\t", " ")
-            assert "Up for 1 h 30 min" in health, health
+            assert "Up for 1\u00a0h 30\u00a0min" in health, health
             assert "Free disk 79.2 GB" in health, health
             assert "5432" not in health and "79177859072" not in health, health
             events = page.inner_text("#detail-events")

@@ -25,6 +25,7 @@ CUT_OFF_JS = """() => {
     if (st.display === 'none' || st.visibility === 'hidden') continue;
     if (!el.getClientRects().length) continue;
     if (el.closest('dialog:not([open])') || el.closest('.hidden')) continue;
+    if (el.classList.contains('sr-only')) continue; // for screen readers only, by design
     const text = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
     if (!text) continue;
     const r = el.getBoundingClientRect();

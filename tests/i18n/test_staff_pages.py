@@ -159,7 +159,7 @@ def test_the_statistics_panel_in_each_language_has_no_english() -> None:
         assert english_in(english, "de"), english
         assert "2026-05-28 to 2026-05-29 (Africa/Nairobi): 6 games started, 4 finished" in english
         assert "7 wrong presses, 1 hint, 2 errors, 1 restart, 1 input fault." in english
-        assert "Exhibition: counting down (12 s left), open, quiet hours" in english
+        assert "Exhibition: counting down (12\u00a0s left), open, quiet hours" in english
         assert "S3: 40 presses" in english and "N1: 0 presses" in english
         assert "michezo iliyoanza: 6" in texts["sw"] and "mbonyezo 7 usio" not in texts["sw"]
         assert "mibonyezo 7 isiyo sahihi, kidokezo 1" in texts["sw"]  # plural and singular

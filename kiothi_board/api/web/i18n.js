@@ -82,23 +82,3 @@ function rememberLanguage(lang) {
     if (lang) localStorage.setItem("kiothi-lang", lang); else localStorage.removeItem("kiothi-lang");
   } catch (e) { /* private mode: this visit only */ }
 }
-
-// Other languages' catalogs, for words shown in every language in turn (the invitation).
-const I18N_OTHERS = {};
-
-async function preloadLanguages(langs) {
-  for (const lang of langs) {
-    if (lang === "en" || I18N_OTHERS[lang]) continue;
-    try {
-      const r = await fetch(`/i18n/${encodeURIComponent(lang)}.json`);
-      if (r.ok) I18N_OTHERS[lang] = await r.json();
-    } catch (e) { /* that language shows English */ }
-  }
-}
-
-function tIn(lang, id, args) {
-  if (lang === I18N.lang) return t(id, args);
-  const cat = I18N_OTHERS[lang];
-  const s = cat && cat.messages[id];
-  return i18nFormat(typeof s === "string" && s ? s : id, args);
-}

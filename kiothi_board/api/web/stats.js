@@ -70,8 +70,8 @@ function pitMap(svg, presses) {
 
 function fmtSeconds(s) {
   if (s === null || s === undefined) return "–";
-  return s >= 60 ? t("{m} min {s} s", { m: Math.floor(s / 60), s: Math.round(s % 60) })
-    : t("{s} s", { s: Math.round(s) });
+  return s >= 60 ? t("{m}\u00a0min {s}\u00a0s", { m: Math.floor(s / 60), s: Math.round(s % 60) })
+    : t("{s}\u00a0s", { s: Math.round(s) });
 }
 
 // The summary's sentence: the games, the median, then each counter (plural forms per language).
@@ -112,8 +112,8 @@ function drawStats(stats) {
   const hours = [...Array(24).keys()].map((h) => `${String(h).padStart(2, "0")}h`);
   bars($s("chart-hours"), t0.hours, hours, 3, "#ff9d2e");
   const bins = t0.duration.bins;
-  const labels = bins.map((b) => t("<{m} min", { m: b / 60 }))
-    .concat([t("≥{m} min", { m: bins[bins.length - 1] / 60 })]);
+  const labels = bins.map((b) => t("<{m}\u00a0min", { m: b / 60 }))
+    .concat([t("≥{m}\u00a0min", { m: bins[bins.length - 1] / 60 })]);
   bars($s("chart-durations"), t0.duration.histogram, labels, 1, "#6fb3ff");
   pitMap($s("chart-pits"), t0.presses);
   const results = $s("stats-results");
@@ -141,7 +141,7 @@ const PHASES = {
 function exhibitLine(ex) {
   if (!ex || !ex.enabled) return t("Exhibition mode is off.");
   const phase = PHASES[ex.phase] ? t(PHASES[ex.phase]) : ex.phase;
-  const parts = [ex.countdown !== null ? t("{phase} ({n} s left)", { phase, n: ex.countdown }) : phase,
+  const parts = [ex.countdown !== null ? t("{phase} ({n}\u00a0s left)", { phase, n: ex.countdown }) : phase,
     ex.open ? tp("hours", "open") : tp("hours", "closed")];
   if (ex.quiet) parts.push(t("quiet hours"));
   return t("Exhibition: {state} (the brightness: under Lights)", { state: parts.join(", ") });

@@ -58,7 +58,12 @@ const WORDS = {
   get watchCue() { return t("You are watching this board: the pits, the line above and the moves follow the game as it is played."); },
   overWho: (winner) => (winner ? t("{side} wins", { side: side(winner) }) : t("A draw")),
   get abandoned() { return t("Abandoned: no winner"); },
-  get againPlay() { return t("Hold any pit, or press New game, to play again."); },
+  // The same words as the game-over line's last sentence: one wording of one thing.
+  get againPlay() { return t("Hold any pit for a new game."); },
+  // In exhibition mode a hold then confirms the reset, and the attract loop (or the night)
+  // follows: the veil says so, as the line above it does.
+  get againReset() { return t("Reset the board to the start, then hold any pit: it invites the next visitors."); },
+  get againClosed() { return t("Reset the board to the start, then hold any pit: it rests until the next opening hours."); },
   get againWatch() { return t("The next game starts on the board."); },
   hint: (pit, why) => (why ? t("Hint: {pit} — {why}", { pit, why }) : t("Hint: {pit}", { pit })),
   get resetScore() { return t("The board is being set for the next game."); },
@@ -307,18 +312,21 @@ function render(st) {
     const you = plays() && humans.length === 1 && humans.includes(s);
     el.textContent = you ? WORDS.youRow(s) : on && !humans.includes(s) ? WORDS.aiRowLabel(s) : WORDS.rowLabel(s);
   }
-  // During an exhibition's reset the rings ask for the start position: so do the numbers;
-  // after it (attract, waking, closed) the pits hold it (the exhibit status' `board`).
-  const resetting = !on && !!exhibit && exhibit.enabled && exhibit.phase === "reset";
+  // During an exhibition's reset the rings ask for the start position: so do the numbers
+  // (also while an ended game still shows its result: stage `over` is not play); after it
+  // (attract, waking, closed) the pits hold it (the exhibit status' `board`).
+  const resetting = (!on || st.stage === "over") && !!exhibit && exhibit.enabled && exhibit.phase === "reset";
   const rested = !on && !!exhibit && exhibit.enabled && Array.isArray(exhibit.board);
-  const counts = on ? (st.board || st.position.board)
-    : resetting ? START : rested ? exhibit.board : new Array(20).fill(0);
-  const pending = new Set((st.restore && st.restore.pending) || []);
+  const target = exhibit && Array.isArray(exhibit.board) ? exhibit.board : START;
+  const counts = resetting ? target : on ? (st.board || st.position.board)
+    : rested ? exhibit.board : new Array(20).fill(0);
+  const pending = new Set(resetting && Array.isArray(exhibit.pending) ? exhibit.pending
+    : (st.restore && st.restore.pending) || []);
   pits.forEach((p, i) => {
     const name = pitName(i);
     p.count.textContent = counts[i];
-    p.el.classList.toggle("expect", !!on && st.expect === name);
-    p.el.classList.toggle("differs", pending.has(name) || (resetting && counts[i] > 0));
+    p.el.classList.toggle("expect", !!on && !resetting && st.expect === name);
+    p.el.classList.toggle("differs", pending.has(name) || (resetting && !Array.isArray(exhibit.pending) && counts[i] > 0));
     p.el.classList.toggle("clickable", !!(client.hello && client.hello.sim));
     p.el.setAttribute("aria-label", pitLabel(st, i, counts, resetting));
   });
@@ -341,8 +349,7 @@ function render(st) {
   // (An exhibition's invitation is the board's own, to whoever stands at it: kept.)
   const invite = exhibitLine(exhibit);
   const line = invite || st.instruction || "";
-  $("cue").textContent = invite || plays() || !client.hello ? line : watcherLine(st, line);
-  $("thinking").classList.toggle("hidden", !st.thinking);
+  setCue(invite || plays() || !client.hello ? line : watcherLine(st, line), turnEl.textContent);
   const cap = on ? st.position.captured : [0, 0];
   $("cap-top").textContent = cap[bottom === "S" ? 1 : 0];
   $("cap-bottom").textContent = cap[bottom === "S" ? 0 : 1];
@@ -354,8 +361,7 @@ function render(st) {
     // The winner's score first, as the game-over line says it (the layout puts North or
     // South on the left by the width); a draw or an abandoned game: South's first.
     const [a, b] = res.winner === "N" ? [1, 0] : [0, 1];
-    over.replaceChildren(...[who, `${res.captured[a]} – ${res.captured[b]}`,
-      plays() ? WORDS.againPlay : WORDS.againWatch].map((text, k) => {
+    over.replaceChildren(...[who, `${res.captured[a]} – ${res.captured[b]}`, againLine(resetting)].map((text, k) => {
       const el = document.createElement(k ? "span" : "b");
       el.textContent = text;
       return el;
@@ -372,6 +378,33 @@ function render(st) {
   lastExpect = st.expect || null;
 }
 
+function setCue(text, heading) {
+  // The line often begins with the heading's own words ("South to move" above "South to
+  // move: press …"): the eye reads them once, the live region still says the whole line.
+  if (setCue.last === `${heading}\n${text}`) return; // unchanged: nothing re-announced
+  setCue.last = `${heading}\n${text}`;
+  const el = $("cue");
+  const sep = heading && text.startsWith(heading) ? text.slice(heading.length).match(/^\s*[:.]\s*/) : null;
+  const cut = sep ? heading.length + sep[0].length : 0;
+  if (!sep || cut >= text.length) { el.textContent = text; return; }
+  const said = document.createElement("span");
+  said.className = "sr-only";
+  said.textContent = text.slice(0, cut);
+  const rest = document.createElement("span");
+  rest.className = "rest";
+  rest.textContent = text.slice(cut);
+  el.replaceChildren(said, rest);
+}
+
+function againLine(resetting) {
+  // What comes next, under the result: as the line above says it.
+  if (resetting) {
+    if (!plays()) return WORDS.resetScore;
+    return exhibit.open === false ? WORDS.againClosed : WORDS.againReset;
+  }
+  return plays() ? WORDS.againPlay : WORDS.againWatch;
+}
+
 function watcherLine(st, line) {
   // A watcher's line: the game's state in the third person, never "press …". The board says
   // which lines speak to the player (`to_player`), so this holds in every language.
@@ -385,26 +418,17 @@ function watcherLine(st, line) {
 // countdown, the reset, the invitation). Polled: these change with time, not with events.
 let exhibit = null;
 const INVITE_MS = 5000; // each language's turn at inviting, in the attract loop
-const EXHIBIT_WORDS = {
-  attract: N_("Press any pit to play against the board, or a pit on each side for two players."),
-  waking: N_("Two players? Press a pit on the other side now."),
-  closed: N_("The board is resting until the next opening hours."),
-};
 
 function exhibitLine(ex) {
+  // The board's own line for the phase (the reset, the invitation, the countdown with its
+  // seconds, the night), in this session's language: the words live in the catalogs once.
   if (!ex || !ex.enabled) return null;
-  if (ex.phase === "countdown" && ex.countdown !== null) {
-    return t("Still playing? Press any pit: this game ends in {n} s.", { n: Math.ceil(ex.countdown) });
-  }
-  if (ex.phase === "reset") return ex.instruction;
-  if (ex.phase === "attract" && client.follows) {
+  const ways = ex.invitations && Object.keys(ex.invitations);
+  if (ex.phase === "attract" && client.follows && ways && ways.length > 1) {
     // Nobody chose a language here: the invitation speaks each of the venue's in turn.
-    const langs = ((client.hello && client.hello.languages) || []).map((l) => l.code);
-    if (langs.length > 1) {
-      return tIn(langs[Math.floor(Date.now() / INVITE_MS) % langs.length], EXHIBIT_WORDS.attract);
-    }
+    return ex.invitations[ways[Math.floor(Date.now() / INVITE_MS) % ways.length]];
   }
-  return EXHIBIT_WORDS[ex.phase] ? t(EXHIBIT_WORDS[ex.phase]) : null;
+  return ex.instruction || null;
 }
 
 async function pollExhibit() {
@@ -487,7 +511,28 @@ client.on("input", (e) => {
 client.on("capture", (e) => {
   const each = (c) => t("{n} from {pit}", { n: c.seeds, pit: c.pit });
   toast(t("Captured {list}", { list: e.captures.map(each).join(", ") }));
+  placeToast();
 });
+
+function placeToast() {
+  // At the top of the window unless a pit is under it there, then at the bottom (a board
+  // that fills the whole window: the top). Offsets ignore the slide-in transform.
+  const box = $("toast");
+  const covers = () => {
+    const top = box.offsetTop;
+    const bottom = top + box.offsetHeight;
+    const left = box.offsetLeft;
+    const right = left + box.offsetWidth;
+    return pits.some((p) => {
+      const r = p.el.getBoundingClientRect();
+      return r.left < right && left < r.right && r.top < bottom && top < r.bottom;
+    });
+  };
+  box.classList.remove("low");
+  if (!covers()) return;
+  box.classList.add("low");
+  if (covers()) box.classList.remove("low");
+}
 client.on("notice", (t) => say(t));
 
 function command(cmd, args) {
@@ -587,7 +632,6 @@ $("btn-lang").onclick = async () => {
 
 function relabel() {
   const langs = (client.hello && client.hello.languages) || [];
-  preloadLanguages(langs.map((l) => l.code));
   const btn = $("btn-lang");
   btn.textContent = I18N.name;
   btn.classList.toggle("hidden", langs.length < 2);

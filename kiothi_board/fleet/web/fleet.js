@@ -5,6 +5,11 @@
   const boards = new Map();
   let ws = null;
   let role = "spectator";
+  // The staff token, once the dashboard took it, kept in this tab's memory only: a new
+  // WebSocket (a network blip, the dashboard restarted) signs in again by itself instead of
+  // leaving the staff read-only without a word.
+  let staffToken = null;
+  let tried = null;
   let open = null;
 
   function el(tag, cls, text) {
@@ -62,11 +67,12 @@
   let said = null; // the message line's words, kept to say them again in another language
 
   function ago(s) {
-    // One format everywhere: "4 s", "12 min", "2 h 5 min".
+    // One format everywhere: "4 s", "12 min", "2 h 5 min" (a no-break space keeps each
+    // number with its unit on a narrow tile).
     const secs = Math.max(0, Math.round(s));
-    if (secs < 60) return tp("ago", "{s} s", { s: secs });
-    if (secs < 3600) return tp("ago", "{m} min", { m: Math.floor(secs / 60) });
-    return tp("ago", "{h} h {m} min", { h: Math.floor(secs / 3600), m: Math.floor((secs % 3600) / 60) });
+    if (secs < 60) return tp("ago", "{s}\u00a0s", { s: secs });
+    if (secs < 3600) return tp("ago", "{m}\u00a0min", { m: Math.floor(secs / 60) });
+    return tp("ago", "{h}\u00a0h {m}\u00a0min", { h: Math.floor(secs / 3600), m: Math.floor((secs % 3600) / 60) });
   }
 
   // `words` is a function, so a change of language says the line again in the new one.
@@ -240,7 +246,8 @@
   document.getElementById("login").addEventListener("submit", (e) => {
     e.preventDefault();
     const input = document.getElementById("token");
-    send({ auth: input.value });
+    tried = input.value;
+    send({ auth: tried });
     input.value = "";
   });
 
@@ -264,7 +271,10 @@
   function connect() {
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
     ws = new WebSocket(proto + "//" + location.host + "/ws");
-    ws.onopen = () => document.getElementById("conn").classList.add("up");
+    ws.onopen = () => {
+      document.getElementById("conn").classList.add("up");
+      if (staffToken) send({ auth: staffToken });
+    };
     ws.onclose = () => {
       document.getElementById("conn").classList.remove("up");
       setTimeout(connect, 1000);
@@ -285,6 +295,7 @@
         boards.set(msg.board.board, { ...msg.board, got });
         render();
       } else if (msg.type === "role") {
+        if (msg.role === "control" && tried) { staffToken = tried; tried = null; }
         setRole(msg.role);
         say(() => WORDS.signedIn);
       } else if (msg.type === "forgotten") {

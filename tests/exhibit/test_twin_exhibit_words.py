@@ -1,0 +1,169 @@
+"""The web twin in exhibition mode says one thing at a time (notes/page-texts.md, "Left"):
+after an abandoned game the heading, the line and the game-over veil agree on what the
+board does next (the reset, then the attract loop), the pits show the reset's targets,
+the countdown keeps its number with its unit at 320 px, and every line is the exhibit
+status' own (the board's catalogs), not a copy in the page."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from kiothi_board.tools.exhibit_day import Client
+from tests.api.helpers import ARTIFACTS
+from tests.browser import WAIT_MS, chromium, wait_js
+
+PIN = "24681357"
+START = [0, 0, 0, 0, 0, 6, 6, 6, 6, 6, 0, 0, 0, 0, 0, 6, 6, 6, 6, 6]
+CUE = "document.querySelector('#cue').textContent"
+OVER = "[...document.querySelectorAll('#over > *')].map(e => e.textContent)"
+COUNTS = "[...document.querySelectorAll('#board .pit .count')].map(c => +c.textContent).join()"
+
+
+class Sim:
+    """`kiothi-board run --sim --fake-clock` in exhibition mode, and its Unix socket."""
+
+    def __init__(self, tmp: Path) -> None:
+        sock = tmp / "api.sock"
+        (tmp / "c.toml").write_text(f"""
+[game]
+over_seconds = 30
+[exhibit]
+enabled = true
+idle_s = 20
+countdown_s = 9
+hint_after_s = 15
+two_player_s = 1
+level = 1
+[api]
+tcp_port = -1
+web_port = 0
+unix_path = "{sock}"
+staff_pin = "{PIN}"
+rate = 100000
+burst = 1000000
+""")
+        self.log = tmp / "daemon.log"
+        with open(self.log, "wb") as err:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "kiothi_board", "run", "--sim", "--no-terminal",
+                 "--config", str(tmp / "c.toml"), "--state-dir", str(tmp / "state"),
+                 "--fake-clock", "1780000000", "--seed", "3"],
+                stdout=subprocess.DEVNULL, stderr=err, stdin=subprocess.DEVNULL,
+                env={**os.environ},
+            )  # fmt: skip
+        deadline = time.monotonic() + 60
+        while not sock.exists() or "web page is at " not in self.log.read_text():
+            assert self.proc.poll() is None, self.log.read_text()
+            assert time.monotonic() < deadline, "the daemon did not open its doors"
+            time.sleep(0.05)  # polling a process's start-up (bounded), not synchronising
+        self.ask = Client(sock)
+        self.url = self.log.read_text().split("web page is at ")[1].split()[0]
+
+    def advance(self, seconds: float, **args: Any) -> dict[str, Any]:
+        return self.ask("sim.advance", seconds=seconds, step=0.5, **args)
+
+    def phase(self) -> str:
+        return str(self.ask("exhibit")["exhibit"]["phase"])
+
+    def stop(self) -> None:
+        self.ask.close()
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait(timeout=5)
+
+
+@pytest.fixture
+def sim(tmp_path: Path) -> Iterator[Sim]:
+    board = Sim(tmp_path)
+    try:
+        yield board
+    finally:
+        board.stop()
+
+
+def _page(browser: Any, url: str, width: int) -> Any:
+    page = browser.new_page(viewport={"width": width, "height": 844})
+    page.set_default_timeout(WAIT_MS)
+    page.errors = []
+    page.on("pageerror", lambda e: page.errors.append(str(e)))
+    page.add_init_script("localStorage.setItem('kiothi-lang', 'en')")
+    assert page.request.post(url + "session", data={"pin": PIN}).status == 200
+    page.goto(url)
+    wait_js(page, "document.querySelector('#conn.up') && document.querySelector('#role.control')")
+    return page
+
+
+def _same_line(page: Any, text: str) -> bool:
+    """Whether `text` in the line is drawn on one line (no wrap inside it)."""
+    return bool(
+        page.evaluate(
+            """t => { const node = document.querySelector('#cue').firstChild;
+            const at = node.textContent.indexOf(t); if (at < 0) return false;
+            const r = document.createRange(); r.setStart(node, at); r.setEnd(node, at + t.length);
+            return new Set([...r.getClientRects()].map(b => Math.round(b.top))).size === 1; }""",
+            text,
+        )
+    )
+
+
+def test_an_abandoned_game_in_exhibition_mode_says_one_thing(sim: Sim) -> None:
+    with chromium() as browser:
+        page = _page(browser, sim.url, 320)
+        assert sim.phase() == "reset"
+        sim.ask("sim.hold", pit="S3", seconds=1.2)  # the boot reset, confirmed
+        sim.advance(1.0)
+        assert sim.phase() == "attract"
+        status = sim.ask("exhibit")["exhibit"]
+        wait_js(page, f"{CUE} === {json.dumps(status['instruction'])}")
+        sim.advance(3.0, press="S3")  # a visitor, alone: a game against the AI
+        assert sim.phase() == "playing"
+        sim.advance(21.0)  # and walks away: the countdown
+        assert sim.phase() == "countdown"
+        for _ in range(4):  # every second's line, number and unit together at 320 px
+            want = sim.ask("exhibit")["exhibit"]["instruction"]
+            assert "\u00a0s." in want, want
+            wait_js(page, f"{CUE} === {json.dumps(want)}")
+            seconds = want.rsplit(" ", 1)[1].rstrip(".")  # "8\u00a0s"
+            assert _same_line(page, seconds), f"{seconds!r} wraps at 320 px"
+            sim.advance(1.0)
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "exhibit-countdown-320.png"))
+        sim.advance(8.0)  # the countdown runs out: abandoned, the reset (result still shown)
+        assert sim.phase() == "reset"
+        status = sim.ask("exhibit")["exhibit"]
+        assert sim.ask("state")["state"]["stage"] == "over"
+        wait_js(page, f"{CUE} === {json.dumps(status['instruction'])}")
+        wait_js(page, f"{OVER}.length === 3")
+        veil = page.evaluate(OVER)
+        assert veil[0] == "Abandoned: no winner"
+        assert veil[2] == (
+            "Reset the board to the start, then hold any pit: it invites the next visitors."
+        ), veil
+        assert page.inner_text("#turn") == "Game over"
+        # The pits show what the reset asks for, as in the reset with no game.
+        wait_js(page, f"{COUNTS} === {','.join(map(str, START))!r}")
+        label = page.get_attribute('[data-pit="S6"]', "aria-label")
+        assert label == "S6, 6 seeds, the reset asks for 6 seeds", label
+        differs = page.evaluate(
+            "[...document.querySelectorAll('#board .pit.differs')].map(p => p.dataset.pit)"
+        )
+        assert sorted(differs) == sorted(status["pending"]), (differs, status["pending"])
+        page.screenshot(path=str(ARTIFACTS / "exhibit-reset-after-game-320.png"))
+        # The hold confirms the reset, as the veil said; the attract loop follows.
+        sim.ask("sim.hold", pit="N2", seconds=1.2)
+        sim.advance(1.0)
+        assert sim.phase() == "attract"
+        wait_js(page, f"{CUE}.startsWith('Press any pit to play')")
+        assert not page.errors, page.errors
