@@ -5,23 +5,15 @@ lines its script wrote when the board's language changes mid-visit (S9+S10)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
-from kiothi_board.api import start_api
 from kiothi_board.api.doors import exhibition_doors
-from kiothi_board.board import Board
-from kiothi_board.clock import SystemClock
 from kiothi_board.exhibit.stats import DayStats, GameRow, totals
-from kiothi_board.hardware.fakes import FakePixelSink
-from kiothi_board.store.memory import MemoryStore
-from tests.api.helpers import Ticker
-from tests.api.twin_harness import PIN, TOKEN, LiftingOpponent
+from tests.api.twin_harness import PIN
 from tests.browser import WAIT_MS, chromium, wait_js
 from tests.i18n.english import english_in
+from tests.i18n.serving import LANGS, served
 
-LANGS = ("en", "sw", "fr", "de")
 OTHERS = ("sw", "fr", "de")
 DAYS = ("2026-05-28", "2026-05-29")
 # The statistics panel's words: its text, the charts' tooltips (SVG <title>) and labels.
@@ -98,26 +90,6 @@ class StubExhibit:
         return self.status()
 
 
-@contextmanager
-def _serve() -> Iterator[tuple[Board, str]]:
-    board = Board(
-        sink=FakePixelSink(leds_per_ring=16, keep=50), clock=SystemClock(), store=MemoryStore(),
-        opponent_factory=lambda level: LiftingOpponent(), flow_seconds=0.01, over_seconds=-1,
-        resume=False, languages=LANGS,
-    )  # fmt: skip
-    ticker = Ticker(board)
-    cfg = {
-        "tcp_port": None, "web_port": 0, "sim": True, "token": TOKEN, "staff_pin": PIN,
-        "languages": LANGS,
-    }  # fmt: skip
-    try:
-        with start_api(board, cfg, setup=exhibition_doors(StubExhibit(), None)) as server:
-            yield board, f"http://127.0.0.1:{server.web_port}/"
-    finally:
-        ticker.close()
-        board.close()
-
-
 def _operator(browser: Any, url: str, lang: str | None) -> Any:
     """The operator page as staff (the PIN's cookie), in `lang` (None: the board's)."""
     page = browser.new_page(viewport={"width": 800, "height": 1400})
@@ -142,7 +114,7 @@ def _drawn(page: Any, lang: str) -> None:
 
 
 def test_the_statistics_panel_in_each_language_has_no_english() -> None:
-    with chromium() as browser, _serve() as (board, url):
+    with chromium() as browser, served(exhibition_doors(StubExhibit(), None)) as (board, url):
         board.new_game("ai", "S", 2, "step", {})
         pages = {lang: _operator(browser, url, lang) for lang in LANGS}
         found: dict[str, list[str]] = {}
@@ -170,7 +142,7 @@ def test_the_statistics_panel_in_each_language_has_no_english() -> None:
 
 
 def test_the_operator_page_redraws_its_lines_when_the_board_changes_language() -> None:
-    with chromium() as browser, _serve() as (board, url):
+    with chromium() as browser, served(exhibition_doors(StubExhibit(), None)) as (board, url):
         board.new_game("ai", "S", 2, "step", {})
         page = _operator(browser, url, None)  # never chose: follows the board
         _drawn(page, "en")

@@ -6,25 +6,21 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 import pytest
 
-from kiothi_board.api import start_api
 from kiothi_board.board import Board
-from kiothi_board.clock import FakeClock, SystemClock
+from kiothi_board.clock import FakeClock
 from kiothi_board.controller import random_opponents
 from kiothi_board.hardware.fakes import FakePixelSink
 from kiothi_board.sim import render_board
 from kiothi_board.store.memory import MemoryStore
-from tests.api.helpers import Ticker
-from tests.api.twin_harness import PIN, TOKEN, LiftingOpponent, no_horizontal_scroll
+from tests.api.twin_harness import PIN, no_horizontal_scroll
 from tests.browser import WAIT_MS, PageWaitTimeout, chromium, wait_js
 from tests.i18n.english import english_in
+from tests.i18n.serving import LANGS, served
 
-LANGS = ("en", "sw", "fr", "de")
 OTHERS = ("sw", "fr", "de")
 CUE_IS = "t => document.querySelector('#cue').textContent === t"
 BUTTON_SAYS = "document.querySelector('#btn-lang').textContent === '{}'"
@@ -102,26 +98,6 @@ def test_a_whole_game_on_the_terminal_screen_has_no_english(lang: str) -> None:
     assert english_in(render_board(board.loop.shown, board.state(), lang="en"), lang)
 
 
-@contextmanager
-def _serve() -> Iterator[tuple[Board, str]]:
-    board = Board(
-        sink=FakePixelSink(leds_per_ring=16, keep=50), clock=SystemClock(), store=MemoryStore(),
-        opponent_factory=lambda level: LiftingOpponent(), flow_seconds=0.01, over_seconds=-1,
-        resume=False, languages=LANGS,
-    )  # fmt: skip
-    ticker = Ticker(board)
-    cfg = {
-        "tcp_port": None, "web_port": 0, "sim": True, "token": TOKEN, "staff_pin": PIN,
-        "languages": LANGS,
-    }  # fmt: skip
-    try:
-        with start_api(board, cfg) as server:
-            yield board, f"http://127.0.0.1:{server.web_port}/"
-    finally:
-        ticker.close()
-        board.close()
-
-
 def _open(browser: Any, url: str, lang: str, width: int = 390) -> Any:
     page = browser.new_page(viewport={"width": width, "height": 844})
     page.set_default_timeout(WAIT_MS)
@@ -152,7 +128,7 @@ def _page_text(page: Any, board: Board, lang: str) -> str:
 
 
 def test_a_whole_game_on_the_page_in_each_language_has_no_english() -> None:
-    with chromium() as browser, _serve() as (board, url):
+    with chromium() as browser, served() as (board, url):
         pages = {lang: _open(browser, url, lang) for lang in LANGS}
         found: dict[str, dict[str, list[str]]] = {}
 
@@ -182,7 +158,7 @@ def test_a_whole_game_on_the_page_in_each_language_has_no_english() -> None:
 
 
 def test_the_language_button_cycles_and_the_page_follows_the_board() -> None:
-    with chromium() as browser, _serve() as (board, url):
+    with chromium() as browser, served() as (board, url):
         page = browser.new_page(viewport={"width": 390, "height": 844})
         page.set_default_timeout(WAIT_MS)
         page.goto(url)

@@ -1,0 +1,38 @@
+"""A board served in every shipped language for the i18n browser tests (one harness)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from kiothi_board.api import start_api
+from kiothi_board.board import Board
+from kiothi_board.clock import SystemClock
+from kiothi_board.hardware.fakes import FakePixelSink
+from kiothi_board.store.memory import MemoryStore
+from tests.api.helpers import Ticker
+from tests.api.twin_harness import PIN, TOKEN, LiftingOpponent
+
+LANGS = ("en", "sw", "fr", "de")
+
+
+@contextmanager
+def served(setup: Callable[[Any], None] | None = None) -> Iterator[tuple[Board, str]]:
+    """A board speaking LANGS on a free web port (with the staff's token and PIN): (board, url)."""
+    board = Board(
+        sink=FakePixelSink(leds_per_ring=16, keep=50), clock=SystemClock(), store=MemoryStore(),
+        opponent_factory=lambda level: LiftingOpponent(), flow_seconds=0.01, over_seconds=-1,
+        resume=False, languages=LANGS,
+    )  # fmt: skip
+    ticker = Ticker(board)
+    cfg = {
+        "tcp_port": None, "web_port": 0, "sim": True, "token": TOKEN, "staff_pin": PIN,
+        "languages": LANGS,
+    }  # fmt: skip
+    try:
+        with start_api(board, cfg, setup=setup) as server:
+            yield board, f"http://127.0.0.1:{server.web_port}/"
+    finally:
+        ticker.close()
+        board.close()
