@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from tests.api.helpers import ARTIFACTS
-from tests.api.twin_harness import PHONE, Twin, serve
+from tests.api.twin_harness import PHONE, Twin, opening_and_turn, relay_pit, serve
 from tests.browser import chromium, wait_js
 
 CUE = "document.querySelector('#cue')"
@@ -77,9 +77,6 @@ COVERED = """() => { const box = document.querySelector('#toast');
 def test_a_capture_toast_covers_no_pit(twin: Twin) -> None:
     """At 320, 390 and 1280 px the toast ("Captured 1 from N8") sits clear of every pit
     (on main it sat fixed at the bottom, over the lower pits of a phone's board)."""
-    from kiothi_board.guide.tutorial import TUTORIAL_OPENING, tutorial_move
-    from kiothi_board.rules import Position
-
     pages = {
         w: twin.page({"width": w, "height": 844 if w < 1000 else 800}) for w in (320, 390, 1280)
     }
@@ -90,13 +87,8 @@ def test_a_capture_toast_covers_no_pit(twin: Twin) -> None:
               .observe(box, {{attributes: true, childList: true}}); }}"""
         )
     ctl = twin.ctl
-    ctl.new_game("two", "SN", 3, "step", {})
-    lift, places = TUTORIAL_OPENING.split(">")
-    ctl.press(lift)
-    for pit in places.split(","):
-        ctl.press(pit)
-    ctl.opening("pass")
-    ctl.press(tutorial_move(Position.initial().open(TUTORIAL_OPENING).open("pass")))
+    opening_and_turn(twin)
+    ctl.press(relay_pit(twin))
     twin.follow(stop="capture")
     assert ctl.state()["guide"]["kind"] == "capture"
     twin.follow()  # the capture is taken: its toast

@@ -14,8 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from kiothi_board.guide.tutorial import TUTORIAL_OPENING, tutorial_move
-from kiothi_board.rules import Position
+from kiothi_board.guide.tutorial import TUTORIAL_OPENING
 from tests.api.twin_harness import (
     CONTRAST_JS,
     DESKTOP,
@@ -24,6 +23,8 @@ from tests.api.twin_harness import (
     Twin,
     boxes_overlap,
     no_horizontal_scroll,
+    opening_and_turn,
+    relay_pit,
     serve,
 )
 from tests.browser import chromium, wait_js
@@ -87,22 +88,6 @@ def _shoot(t: Twin, name: str) -> None:
         page.screenshot(path=str(SHOTS / f"{name}-{kind}.png"), full_page=True)
 
 
-def _opening_and_turn(t: Twin) -> None:
-    """South lifts S7 and places it as in RULES.md's example; North passes."""
-    ctl = t.ctl
-    ctl.new_game("two", "SN", 3, "step", {})
-    lift, places = TUTORIAL_OPENING.split(">")
-    ctl.press(lift)
-    for pit in places.split(","):
-        ctl.press(pit)
-    ctl.opening("pass")
-
-
-def _relay_pit(t: Twin) -> int:
-    pos = Position.initial().open(TUTORIAL_OPENING).open("pass")
-    return tutorial_move(pos)
-
-
 def test_every_guide_state_on_desktop_and_phone(twin: Twin) -> None:
     """Screenshots of each state; the page's line is the controller's; no sideways scroll."""
     desk, phone, ctl = twin.desk, twin.phone, twin.ctl
@@ -123,7 +108,7 @@ def test_every_guide_state_on_desktop_and_phone(twin: Twin) -> None:
         ctl.press(pit)
     ctl.opening("pass")
     shot("turn")
-    ctl.press(_relay_pit(twin))
+    ctl.press(relay_pit(twin))
     shot("drop")
     expect = ctl.expected_pit()
     assert expect is not None
@@ -189,7 +174,7 @@ def test_every_guide_state_on_desktop_and_phone(twin: Twin) -> None:
 @pytest.mark.parametrize("width", [320, 390, 1280, 1920])
 def test_no_horizontal_scroll_at_any_width(twin: Twin, width: int) -> None:
     """Issue 10 #4: at 390 px the page was 444 px wide and the South score was cut off."""
-    _opening_and_turn(twin)
+    opening_and_turn(twin)
     page = twin.desk
     page.set_viewport_size({"width": width, "height": 800})
     twin.synced(page)
@@ -233,10 +218,10 @@ def test_asked_for_pit_is_scrolled_into_view(twin: Twin) -> None:
     """Issue 10 #4: on a phone the pit the guide asked for could be below the fold."""
     page = twin.phone
     page.set_viewport_size({"width": 390, "height": 420})
-    _opening_and_turn(twin)
+    opening_and_turn(twin)
     twin.synced(page)
     page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
-    twin.ctl.press(_relay_pit(twin))
+    twin.ctl.press(relay_pit(twin))
     twin.synced(page)
     expect = twin.ctl.state()["expect"]
     wait_js(
@@ -354,7 +339,7 @@ def test_reduced_motion_holds_blinking_cues_steady(twin: Twin) -> None:
 
 def test_text_contrast_is_wcag_aa(twin: Twin) -> None:
     """Every visible text: 4.5:1 (3:1 large) against its background, computed styles."""
-    _opening_and_turn(twin)
+    opening_and_turn(twin)
     for page in (twin.phone, twin.desk):
         twin.synced(page)
         page.click('[data-pit="S3"]')  # a wrong press: the reason shows in red

@@ -14,6 +14,7 @@ from kiothi_board.board import Board
 from kiothi_board.clock import SystemClock
 from kiothi_board.config import validate
 from kiothi_board.controller.opponent import ReadyHandle
+from kiothi_board.guide.tutorial import TUTORIAL_OPENING, tutorial_move
 from kiothi_board.hardware.fakes import FakePixelSink
 from kiothi_board.rules import Lift, OpeningAction, Position
 from kiothi_board.store.memory import MemoryStore
@@ -150,3 +151,20 @@ def boxes_overlap(boxes: list[dict[str, float]]) -> list[tuple[int, int]]:
             if dx > 0.5 and dy > 0.5:
                 bad.append((i, j))
     return bad
+
+
+def opening_and_turn(t: Twin) -> None:
+    """A two-player game: South lifts S7 and places it as the tutorial's opening; North passes."""
+    ctl = t.ctl
+    ctl.new_game("two", "SN", 3, "step", {})
+    lift, places = TUTORIAL_OPENING.split(">")
+    ctl.press(lift)
+    for pit in places.split(","):
+        ctl.press(pit)
+    ctl.opening("pass")
+
+
+def relay_pit(t: Twin) -> int:
+    """The tutorial's first move after that opening (the pit that relays)."""
+    pos = Position.initial().open(TUTORIAL_OPENING).open("pass")
+    return tutorial_move(pos)
