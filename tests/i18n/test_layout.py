@@ -12,7 +12,8 @@ from kiothi_board.board import Board
 from tests.api.helpers import ARTIFACTS
 from tests.api.twin_harness import no_horizontal_scroll
 from tests.browser import chromium, wait_js
-from tests.i18n.test_walk import LANGS, _open, _page_text, _serve
+from tests.i18n.serving import LANGS, served
+from tests.i18n.test_walk import _open, _page_text
 
 SHOTS = ARTIFACTS / "languages"
 WIDTHS = (320, 390, 1280)
@@ -61,7 +62,7 @@ def _check(page: Any, name: str) -> list[str]:
 
 def test_german_fits_at_320_390_1280_and_each_language_is_shot_at_320() -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
-    with chromium() as browser, _serve() as (board, url):
+    with chromium() as browser, served() as (board, url):
         german = {w: _open(browser, url, "de", width=w) for w in WIDTHS}
         narrow = {lang: _open(browser, url, lang, width=320) for lang in LANGS}
         problems: list[str] = []
@@ -85,7 +86,7 @@ def test_german_fits_at_320_390_1280_and_each_language_is_shot_at_320() -> None:
 @pytest.mark.parametrize("width", WIDTHS)
 def test_the_check_sees_a_cut_off_text(width: int) -> None:
     """The cut-off check is not blind: a German word forced into a narrow clipping box."""
-    with chromium() as browser, _serve() as (_, url):
+    with chromium() as browser, served() as (_, url):
         page = _open(browser, url, "de", width=width)
         page.evaluate(
             "const el = document.querySelector('#turn'); el.style.width = '30px';"

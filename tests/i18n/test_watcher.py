@@ -10,7 +10,7 @@ from typing import Any
 
 from kiothi_board.i18n import translation
 from tests.browser import WAIT_MS, PageWaitTimeout, chromium, wait_js
-from tests.i18n.test_walk import _serve
+from tests.i18n.serving import served
 
 WATCH_CUE = (
     "You are watching this board: the pits, the line above and the moves follow the game as "
@@ -42,7 +42,7 @@ def _cue_after_turn(page: Any, cue: str) -> str:
 
 
 def test_a_watcher_reads_the_state_not_the_players_line_in_german() -> None:
-    with chromium() as browser, _serve() as (board, url):
+    with chromium() as browser, served() as (board, url):
         pages = {lang: _watcher(browser, url, lang) for lang in ("en", "de")}
         board.new_game("ai", "S", 1, "step", {})  # South (the visitor) opens: "press …"
         assert board.state()["to_player"] is True
