@@ -92,7 +92,7 @@ class NeoPixelRings(LimitedChain):
                     "NeoPixels on SPI0: no SPI device here (/dev/spidev0.0): not a Raspberry "
                     "Pi, or SPI is off (on a Pi, sudo scripts/install.sh turns it on)"
                 )
-            self.transfer = plan(layout.total_leds, bufsiz)
+            self.transfer = plan(layout.total_leds, bufsiz, root)
             if self.transfer.problem:
                 raise LinkError(f"NeoPixels on SPI0: {self.transfer.problem}")
             self._pixels = self._open_spi(neopixel_module, board_module, pixel_order)
