@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import sys
+import threading
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -190,6 +191,7 @@ def cases() -> Iterator[tuple[str, Callable[[], object]]]:
             lambda e=entry: t.tt_store(BOARD, SOWN, SIDE, *e),
         )
     yield "CoreTree calls from inside its own running search", busy_calls
+    yield "CoreTree calls from another thread while it searches", other_thread_calls
 
 
 class Same(Exception):
@@ -258,6 +260,43 @@ def busy_calls() -> object:
     if not outcomes or ran:
         return f"ran while the search ran: {ran or 'the check was never called'}"
     raise RuntimeError(f"every call refused: {outcomes[0]}")
+
+
+def other_thread_calls() -> object:
+    """While one thread's search runs with the GIL released (held at its check, which waits
+    on an event), another thread calls every method: each must refuse."""
+    t = tree()
+    rules = _core.CoreRules()
+    searching, finished = threading.Event(), threading.Event()
+
+    class Holder:
+        def is_set(self) -> bool:
+            searching.set()
+            finished.wait(30)  # releases the GIL: the main thread calls meanwhile
+            return True
+
+    t.begin(None, 1, Holder(), None, None, 1 << 40)
+    search = threading.Thread(target=_search_quietly, args=(t,), daemon=True)
+    search.start()
+    if not searching.wait(30):
+        return "the search never reached its check"
+    ran = []
+    for name, args in [("__init__", [rules, WEIGHTS, Boom]), *tree_calls()]:
+        try:
+            call(t, name, args)
+            ran.append(name)
+        except RuntimeError:
+            pass
+    finished.set()
+    search.join(30)
+    if ran:
+        return f"ran while another thread searched: {ran}"
+    raise RuntimeError("every call refused")
+
+
+def _search_quietly(t: Any) -> None:
+    with contextlib.suppress(Boom):
+        t.node(BOARD, SOWN, SIDE, 8, -1000000, 1000000, 2, 1 << 20)
 
 
 def main(argv: list[str]) -> int:
