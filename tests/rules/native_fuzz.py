@@ -316,10 +316,10 @@ def main(argv: list[str]) -> int:
             bad.append(f"{name}: SystemError {exc}")
         except (Exception, Same):
             refused += 1
+            continue
         else:
             bad.append(f"{name}: returned {result!r}")
-    for line in bad:
-        print(f"NOT REFUSED {line}", flush=True)
+        print(f"NOT REFUSED {bad[-1]}", flush=True)  # now: a later case may crash the process
     print(f"{total} cases, {refused} refused", flush=True)
     return 0 if not bad else 1
 
