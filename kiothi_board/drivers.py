@@ -205,11 +205,12 @@ class Drivers:
             return self._keep(require("store.backend", backend, what, open_redis))
 
         def open_sqlite() -> GameStore:
+            from kiothi_board.controller.saved import saved_settings_problem
             from kiothi_board.store.sqlite import SqliteStore
 
             path = Path(cfg.path) if cfg.path else state_dir / "games.sqlite3"
             _make_parent(path, f"store.path = {cfg.path!r}" if cfg.path else "state dir")
-            sqlite = SqliteStore(path, clock=self.clock)
+            sqlite = SqliteStore(path, clock=self.clock, settings_check=saved_settings_problem)
             if sqlite.report is not None:
                 log.warning("%s", sqlite.report)
             return sqlite
