@@ -3,17 +3,18 @@
 Durability: WAL journal with `synchronous=FULL`, so each commit is fsynced to the WAL
 before the call returns and survives a kill or a power cut; every call is its own
 transaction, and `commit(writes)` makes one transaction of a board step's writes. Pages
-are PAGE_SIZE bytes. Thread-safe: one connection shared under a lock. The schema and the
-checks of a file before it is used are in `sqlite_files`; reading damaged data in `sqlite_rescue`.
+are PAGE_SIZE bytes. Thread-safe: one connection shared under a lock. Opening a file (its
+checks, moving a bad one aside, salvage, quarantine) is `sqlite_open`'s job; the schema and
+the checks are in `sqlite_files`, reading damaged rows in `sqlite_rescue`, salvage in
+`sqlite_salvage` (with `sqlite_pages`, which reads every page as SQLite's `.recover` does).
 
-A file that is not SQLite, is damaged, or holds another schema is never overwritten: it is
-moved aside to `<name>.corrupt-<UTC timestamp>` (with its `-wal`/`-shm` companions), a
-fresh store is created in its place, and every game that can still be read from a damaged
-store of ours is copied into it (`sqlite_rescue.salvage`); `store.report` says what was
-lost and where the file went. A game whose rows cannot be read (a flipped byte in a value,
-which `quick_check` does not see) is quarantined: kept in the file, left out of every read,
-named in `store.quarantined` and `health()`. A settings row that cannot be read counts as
-no settings (the config's), with one warning.
+A file that is not SQLite, is damaged, or holds an older or garbled schema is never
+overwritten: it is moved aside to `<name>.corrupt-<UTC timestamp>` (with its `-wal`/`-shm`
+companions), a fresh store is created in its place, and every game that can still be read
+from it is copied into it; `store.report` says what was lost and where the file went. A
+store of a newer schema is refused (StoreError). A game whose rows cannot be read is
+quarantined: kept in the file, left out of every read, named in `health()`. A settings row
+that cannot be read, or that `settings_check` refuses, counts as none (the config's).
 
 Schema (version 1; `PRAGMA application_id` marks the file as ours):
 

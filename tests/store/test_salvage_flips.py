@@ -82,16 +82,34 @@ def _served(port: int, written: Season) -> list[int]:
     return sorted(lost)
 
 
-def test_a_bad_byte_in_a_name_in_the_schema_starts_the_daemon(
-    season: tuple[Path, Season], tmp_path: Path
-) -> None:
-    """Item 1: the old daemon exited with a UnicodeDecodeError traceback at every start."""
-    store = _state(season, tmp_path)
+def _bad_name(store: Path) -> None:
     data = bytearray(store.read_bytes())
     at = data.find(b"indexgames_statusgames")  # the index's row in sqlite_schema: its name
     assert at > 0
     data[at + 8] = 0xFF
     store.write_bytes(bytes(data))
+
+
+def test_doctor_says_a_bad_byte_in_a_name_in_the_schema(
+    season: tuple[Path, Season], tmp_path: Path
+) -> None:
+    """Item 1: the old doctor ended with a UnicodeDecodeError traceback."""
+    from kiothi_board.config import validate
+    from kiothi_board.tools import doctor_system
+
+    store = _state(season, tmp_path)
+    _bad_name(store)
+    config = validate({"board": {"input": "sim"}, "leds": {"output": "sim"}})
+    check = doctor_system.store(config, tmp_path, str(store.parent))
+    assert check.status == "fail" and "damaged, cannot be read" in check.detail
+
+
+def test_a_bad_byte_in_a_name_in_the_schema_starts_the_daemon(
+    season: tuple[Path, Season], tmp_path: Path
+) -> None:
+    """Item 1: the old daemon exited with a UnicodeDecodeError traceback at every start."""
+    store = _state(season, tmp_path)
+    _bad_name(store)
     with _start(tmp_path) as d:
         health = _request(d.tcp_port, "health")  # type: ignore[arg-type]
         lost = _served(d.tcp_port, season[1])  # type: ignore[arg-type]
