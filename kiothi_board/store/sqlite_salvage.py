@@ -154,6 +154,25 @@ def _pick(src: sqlite3.Connection, found: Found, game_id: int) -> Game | None:
     return from_pages if _whole(from_pages) else None
 
 
+def _insert(dst: sqlite3.Connection, game_id: int, row: Row, events: list[tuple[int, Any]]) -> None:
+    """One game's rows, all or none (a savepoint inside the salvage's transaction)."""
+    dst.execute("SAVEPOINT game")
+    try:
+        dst.execute("INSERT INTO games VALUES (?, ?, ?, ?, ?, ?)", row)
+        dst.executemany(  # a damaged tree may give an event twice: it is one event
+            "INSERT OR IGNORE INTO events (game_id, seq, event) VALUES (?, ?, ?)",
+            [
+                (game_id, seq, json.dumps(e, sort_keys=True, separators=(",", ":")))
+                for seq, e in events
+            ],
+        )
+    except BaseException:
+        dst.execute("ROLLBACK TO game")
+        raise
+    finally:
+        dst.execute("RELEASE game")
+
+
 def _copy_games(
     src: sqlite3.Connection, dst: sqlite3.Connection, found: Found, out: Salvage
 ) -> None:
@@ -163,15 +182,11 @@ def _copy_games(
         if got is None:
             out.lost.append(game_id)
             continue
-        row, events = got
-        dst.execute("INSERT INTO games VALUES (?, ?, ?, ?, ?, ?)", row)
-        dst.executemany(
-            "INSERT INTO events (game_id, seq, event) VALUES (?, ?, ?)",
-            [
-                (game_id, seq, json.dumps(e, sort_keys=True, separators=(",", ":")))
-                for seq, e in events
-            ],
-        )
+        try:
+            _insert(dst, game_id, *got)
+        except sqlite3.Error:  # a value the fresh store refuses: that game, not the rest
+            out.lost.append(game_id)
+            continue
         out.recovered.append(game_id)
     # New games must not take the ids of lost ones: they are named in the report.
     dst.execute("DELETE FROM sqlite_sequence WHERE name = 'games'")
