@@ -15,14 +15,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from kiothi_board.store.base import Writes
 from kiothi_board.store.sqlite import SqliteStore
 
 GAMES = 12
 PITS = [f"S{k}" for k in range(1, 11)] + [f"N{k}" for k in range(1, 11)]
 
 
-def _game(i: int) -> tuple[dict[str, Any], list[dict[str, Any]], dict[str, Any]]:
-    """A game of about the size the board stores: settings, ~45 events, a record."""
+def _game(i: int, short: bool) -> tuple[dict[str, Any], list[dict[str, Any]], dict[str, Any]]:
+    """A game of about the size the board stores: settings, ~45 events, a record (`short`:
+    6 moves, so that several games share a leaf page and a flip in its header hits them)."""
     rng = random.Random(i)
     meta = {
         "mode": rng.choice(["two", "ai", "guide"]),
@@ -33,7 +35,7 @@ def _game(i: int) -> tuple[dict[str, Any], list[dict[str, Any]], dict[str, Any]]
         "lang": rng.choice(["en", "sw", "fr", "de"]),
         "note": f"game {i}",
     }
-    moves = [rng.choice(PITS) for _ in range(rng.randint(25, 60))]
+    moves = [rng.choice(PITS) for _ in range(6 if short else rng.randint(25, 60))]
     events: list[dict[str, Any]] = [{"type": "opening", "action": "pass"}] * 2
     events += [{"type": "select", "pit": m, "by": "SN"[k % 2]} for k, m in enumerate(moves)]
     record = {
@@ -59,22 +61,22 @@ class Season:
         return sorted([*self.records, *([self.current[0]] if self.current else [])])
 
 
-def build(path: Path, games: int = GAMES) -> Season:
+def build(path: Path, games: int = GAMES, *, short: bool = False) -> Season:
     """A checkpointed store of `games` games (the last one unfinished), settings, counters."""
     season = Season()
     with SqliteStore(path) as store:
         store.save_settings({"operator": {"level": 5}, "lang": "sw"})
         for i in range(1, games + 1):
-            meta, events, record = _game(i)
+            meta, events, record = _game(i, short)
             gid = store.begin_game(meta)
-            for event in events:
-                store.append_event(gid, event)
+            writes = Writes(events=[(gid, e) for e in events])  # one fsync a game: fast
+            writes.add_counts("2026-05-01", {"games": 1, "presses": len(events)})
             if i < games:
-                store.finish_game(gid, record)
+                writes.finished.append((gid, record))
                 season.records[gid] = record
             else:
                 season.current = (gid, meta, events)
-            store.add_counts("2026-05-01", {"games": 1, "presses": len(events)})
+            store.commit(writes)
     conn = sqlite3.connect(path)
     conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     conn.close()

@@ -29,10 +29,17 @@ def season(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Season]:
     return path, build(path)
 
 
+@pytest.fixture(scope="module", params=["long games", "short games"])
+def layout(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """A dozen games of ~40 moves (about one a leaf page) or of 6 (several a page)."""
+    path = tmp_path_factory.mktemp("layout") / "games.sqlite3"
+    return path, build(path, short=request.param == "short games")
+
+
 def test_forty_flips_each_cost_at_most_the_game_they_hit(
-    season: tuple[Path, Season], tmp_path: Path
+    layout: tuple[Path, Season], tmp_path: Path
 ) -> None:
-    path, written = season
+    path, written = layout
     run = run_flips(path, written, tmp_path, flips=40, seed=30)
     print(run.lines())
     assert run.starts == 40, run.failures
@@ -40,11 +47,12 @@ def test_forty_flips_each_cost_at_most_the_game_they_hit(
 
 
 @pytest.mark.soak
+@pytest.mark.parametrize("seed", [7, 8])
 def test_four_hundred_flips_each_cost_at_most_the_game_they_hit(
-    season: tuple[Path, Season], tmp_path: Path
+    layout: tuple[Path, Season], tmp_path: Path, seed: int
 ) -> None:
-    path, written = season
-    run = run_flips(path, written, tmp_path, flips=400, seed=7)
+    path, written = layout
+    run = run_flips(path, written, tmp_path, flips=400, seed=seed)
     print(run.lines())
     assert run.starts == 400, run.failures
     assert max(run.lost) <= 1, run.lines()
