@@ -78,11 +78,7 @@ def _check(path: Path) -> tuple[sqlite3.Connection | None, dict[int, str], str |
     conn = _connect(path)
     try:
         bad = problem(conn, path)
-        if bad is None:
-            quarantined = scan_games(conn)
-            shrink_pages(conn, path)
-            configure(conn)
-            return conn, quarantined, None
+        quarantined = scan_games(conn) if bad is None else {}
     except StoreError:
         conn.close()
         raise
@@ -91,6 +87,14 @@ def _check(path: Path) -> tuple[sqlite3.Connection | None, dict[int, str], str |
             conn.close()
             raise
         bad = f"not a readable SQLite database: {type(exc).__name__}: {exc}"
+    if bad is None:
+        try:  # the file is sound: a failure here is the system's, not damage
+            shrink_pages(conn, path)
+            configure(conn)
+        except BaseException:
+            conn.close()
+            raise
+        return conn, quarantined, None
     conn.close()
     return None, {}, bad
 
