@@ -82,7 +82,7 @@ def _check(path: Path) -> tuple[sqlite3.Connection | None, dict[int, str], str |
     except StoreError:
         conn.close()
         raise
-    except Exception as exc:
+    except Exception as exc:  # any other failure while checking: a damaged file
         if _transient(exc):  # not proof of damage: the file stays, the daemon is told
             conn.close()
             raise
@@ -127,7 +127,7 @@ def _salvage(report: CorruptStoreReport, conn: sqlite3.Connection) -> CorruptSto
     moved = Path(report.moved_to)
     try:
         rescued = salvage(moved, conn, PAGE_SIZE)
-    except Exception as exc:
+    except Exception as exc:  # the board starts empty; the file is kept aside
         if _transient(exc):
             raise
         log.warning("game store %s: salvage from %s failed: %s", report.path, moved, exc)

@@ -61,7 +61,7 @@ def _high(src: sqlite3.Connection, found: Found) -> int:
     ):
         try:
             row = src.execute(query).fetchone()
-        except Exception:
+        except Exception:  # any damage: that claim is not made
             continue
         if row is not None and isinstance(row[0], int):
             (ids if query.startswith("SELECT max(id)") else claims).append(row[0])
@@ -142,7 +142,7 @@ def _whole(game: Game | None) -> bool:
 def _pick(src: sqlite3.Connection, found: Found, game_id: int) -> Game | None:
     try:
         got = _sql_game(src, game_id)
-    except Exception:
+    except Exception:  # any damage: the pages may still hold it
         got = None
     if got is not None and got[0][5] is None:  # unfinished: the pages may hold more events
         events = dict(_page_events(found, game_id))
@@ -198,7 +198,7 @@ def _settings(src: sqlite3.Connection, found: Found) -> dict[str, Any] | None:
         settings, problem = read_settings(src)
         if problem is None and settings:
             return settings
-    except Exception:
+    except Exception:  # any damage: look on the pages
         pass
     for raw in found.settings:
         try:
@@ -218,7 +218,7 @@ def _counts(src: sqlite3.Connection, found: Found) -> dict[tuple[bytes, bytes], 
         )
         for day, key, n in rows:
             counts[(bytes(day), bytes(key))] = max(int(n), counts.get((bytes(day), bytes(key)), 0))
-    except Exception:
+    except Exception:  # the counters past the damage are on the pages
         pass
     return counts
 

@@ -145,7 +145,7 @@ def run_flips(original: Path, season: Season, work: Path, flips: int, seed: int)
             with SqliteStore(path) as store:
                 lost = served_losses(store, season)
                 store.begin_game({"mode": "two"})  # the board plays on
-        except Exception as exc:
+        except Exception as exc:  # a crash is what is counted here
             out.failures.append(f"flip {n} at byte {at}: {type(exc).__name__}: {exc}")
             out.lost.append(len(season.ids))
             continue

@@ -259,3 +259,23 @@ def test_served_losses_sees_a_changed_record(season: tuple[Path, Season], tmp_pa
     conn.close()
     with SqliteStore(path) as store:
         assert served_losses(store, season[1]) == [2]
+
+
+def test_a_salvage_that_fails_still_starts_the_board(
+    season: tuple[Path, Season], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The last net: whatever a salvage meets, the board starts (empty), the file kept."""
+    import kiothi_board.store.sqlite_salvage as salvage
+
+    def broken(path: Path, size: int) -> None:
+        raise RecursionError("a reader met something nobody foresaw")
+
+    monkeypatch.setattr(salvage, "read_pages", broken)
+    path = tmp_path / "games.sqlite3"
+    shutil.copyfile(season[0], path)
+    _bad_name(path)
+    with SqliteStore(path) as store:
+        assert store.report is not None and store.report.salvage is not None
+        assert store.report.salvage.recovered == [] and store.list_games() == []
+        store.begin_game({"mode": "two"})  # the board plays on
+        assert Path(store.report.moved_to).exists()
