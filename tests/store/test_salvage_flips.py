@@ -3,9 +3,10 @@
 The 40 one-byte flips (seeded positions past the 100-byte header of a dozen-game store)
 open the store as the daemon does (`SqliteStore`, `store/sqlite_open.py`); the cases the
 old code crashed on or lost games in start the real daemon. On the old code, seed 30:
-40/40 starts, one flip lost all 12 games (long games; short games: 39/40, one crash and
-one more all lost); over 400 flips (seed 7, long games) 4 starts crashed (UnicodeDecodeError
-from `PRAGMA quick_check`) and 6 more flips lost all 12.
+40/40 starts and one flip lost all 12 games (long games); 39/40 starts (short games: one
+start failed on `no such column: event`, a flipped name); over 400 flips (seed 7, long
+games) 4 starts failed (UnicodeDecodeError from `PRAGMA quick_check`) and 6 more flips lost
+all 12.
 """
 
 from __future__ import annotations
