@@ -138,6 +138,15 @@ def _salvage(report: CorruptStoreReport, conn: sqlite3.Connection) -> CorruptSto
 
 def open_file(path: Path, wall: float) -> Opened:
     """Open (or create) the store file `path`; `wall` stamps a file moved aside."""
+    opened = _open(path, wall)
+    try:
+        return _quarantine(path, opened)
+    except BaseException:
+        opened.conn.close()
+        raise
+
+
+def _open(path: Path, wall: float) -> Opened:
     if path.is_dir():
         raise StoreError(f"game store {str(path)!r} is a directory")
     wal = path.with_name(path.name + "-wal")
@@ -145,8 +154,7 @@ def open_file(path: Path, wall: float) -> Opened:
     if path.exists() and path.stat().st_size > 0:
         conn, quarantined, bad = _check(path)
         if conn is not None:
-            conn.execute(COUNTS)
-            return _quarantine(path, Opened(conn, quarantined=quarantined))
+            return Opened(conn, quarantined=quarantined)
         assert bad is not None
         report = move_aside(path, bad, wall)
     elif path.exists() and wal.exists() and wal.stat().st_size > 0:
@@ -156,16 +164,23 @@ def open_file(path: Path, wall: float) -> Opened:
     elif path.exists():
         history = _history(path)
     conn = _fresh(path)
-    conn.execute(COUNTS)
-    if report is not None and not report.reason.startswith("not a kiothi-board store"):
-        report = _salvage(report, conn)
+    opened = Opened(conn, report=report, history=history)
+    try:
+        conn.execute(COUNTS)
+        if report is not None and not report.reason.startswith("not a kiothi-board store"):
+            opened.report = _salvage(report, conn)
+    except BaseException:
+        conn.close()
+        raise
     if history is not None:
         log.warning("%s", history)
-    return _quarantine(path, Opened(conn, report=report, history=history))
+    return opened
 
 
 def _quarantine(path: Path, opened: Opened) -> Opened:
-    """The temp table every read leaves out, filled with the unreadable games."""
+    """`counts` where a file of version 1 lacks it, and the temp table every read leaves
+    out, filled with the unreadable games."""
+    opened.conn.execute(COUNTS)
     opened.conn.execute(_QUARANTINE)
     quarantined = sorted(opened.quarantined.items())
     opened.conn.executemany(
