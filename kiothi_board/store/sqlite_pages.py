@@ -10,10 +10,9 @@ pointers are damaged is searched for cells at every offset, so a flip in it cost
 row it hit. The rows found are candidates: `sqlite_rescue` checks their values.
 
 Why not SQLite's tools: Bookworm's libsqlite3 (what Python's `sqlite3` loads) is built
-without the `sqlite_dbpage` virtual table, and the `sqlite3` shell's `.recover` (a second
-Debian package, a subprocess, SQL text to parse back) gives up on a page whose header is
-damaged and files the rows of a damaged schema under `lost_and_found`; the format itself
-has been fixed since 2004.
+without the `sqlite_dbpage` virtual table, and the `sqlite3` shell from Debian is linked
+against that same library, so its `.recover` fails on every database ("SQL logic error",
+3.40.1-2+deb12u2). The file format is documented and stable since 2004.
 """
 
 from __future__ import annotations
