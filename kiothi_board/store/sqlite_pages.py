@@ -7,7 +7,7 @@ committed frames over it), parses each B-tree page's cells as the file format sp
 (https://www.sqlite.org/fileformat2.html), and recognises the rows of our tables by their
 shape, so no schema, root page or interior page is needed. A page whose header or cell
 pointers are damaged is searched for cells at every offset, so a flip in it costs only the
-row it hit. The rows found are candidates: `sqlite_rescue` checks their values.
+row it hit. The rows found are candidates: `sqlite_salvage` checks their values.
 
 Why not SQLite's tools: Bookworm's libsqlite3 (what Python's `sqlite3` loads) is built
 without the `sqlite_dbpage` virtual table, and the `sqlite3` shell from Debian is linked
