@@ -130,9 +130,11 @@ def problem(conn: sqlite3.Connection, path: Path) -> str | None:
     tables = sorted(
         r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
     )
-    if app_id != APPLICATION_ID:
-        return f"not a kiothi-board store (application_id {app_id}, tables {tables})"
     missing = [t for t in TABLES if t not in tables]
+    if app_id != APPLICATION_ID and missing:
+        return f"not a kiothi-board store (application_id {app_id}, tables {tables})"
+    if app_id != APPLICATION_ID:  # our tables: a flipped byte in the header, not another file
+        return f"application_id {app_id} is not ours, but the tables are (tables {tables})"
     if missing:
         return f"no {', '.join(missing)} table (tables {tables})"
     # quick_check does not compare an index with its table: a flipped byte in games_status

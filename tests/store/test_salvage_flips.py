@@ -176,6 +176,20 @@ def test_a_flip_in_the_status_index_is_found_before_the_first_write(
         assert store.current_game() == (gid, {"mode": "two"}, [{"k": 1}])
 
 
+def test_a_flip_in_the_application_id_is_salvaged(
+    season: tuple[Path, Season], tmp_path: Path
+) -> None:
+    """The old code took our store with a flipped application_id for another program's
+    file: moved aside, nothing salvaged, all 12 games gone from the board."""
+    path = tmp_path / "games.sqlite3"
+    data = bytearray(season[0].read_bytes())
+    data[70] ^= 0x55  # inside the 100-byte header: PRAGMA application_id
+    path.write_bytes(bytes(data))
+    with SqliteStore(path) as store:
+        assert store.report is not None and "is not ours" in store.report.reason
+        assert served_losses(store, season[1]) == []
+
+
 def test_a_newer_schema_version_refuses_to_start_in_one_line(
     season: tuple[Path, Season], tmp_path: Path
 ) -> None:
