@@ -65,6 +65,18 @@ def test_the_game_over_veil_says_the_lines_own_words(twin: Twin) -> None:
     assert veil[2] == "Hold any pit for a new game."
 
 
+def test_an_agreement_is_not_game_over_twice(twin: Twin) -> None:
+    """Issue 31 item 18: "Game over" above "Game over by agreement: …" (no colon after the
+    heading's words, so the page showed both)."""
+    twin.ctl.new_game("two", "SN", 3, "step", {"V2": True})
+    twin.ctl.run("end")
+    page = twin.phone
+    twin.synced(page)
+    heading, eye, heard = _seen(page)
+    assert heading == "Game over" and heard.startswith("Game over by agreement: "), heard
+    assert eye.startswith("by agreement: each player took"), eye  # drawn "By" (CSS)
+
+
 COVERED = """() => { const box = document.querySelector('#toast');
   if (!box.classList.contains('show') || !box.textContent.startsWith('Captured')) return null;
   const t = box.offsetTop, b = t + box.offsetHeight, l = box.offsetLeft, r = l + box.offsetWidth;
