@@ -204,6 +204,9 @@ def test_the_dashboard_fits_320_px_in_every_language_with_its_token_placeholder_
                     if scroll > width:
                         problems.append(f"{lang} {width}px: scrollWidth {scroll}")
                     problems += [f"{lang} {width}px: {x}" for x in page.evaluate(CUT_OFF_JS)]
+                    _detail(page, "hall-1")  # the dialog too: ten pits across, every fact
+                    cut = page.evaluate(CUT_OFF_JS)
+                    problems += [f"{lang} {width}px detail: {x}" for x in cut]
                     page.close()
     finally:
         dash.close()
