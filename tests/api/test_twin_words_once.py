@@ -91,7 +91,7 @@ def test_an_agreement_is_not_game_over_twice(twin: Twin) -> None:
     assert eye.startswith("by agreement: each player took"), eye  # drawn "By" (CSS)
 
 
-def test_a_line_that_only_says_the_turn_is_left_to_the_ear() -> None:
+def test_a_line_that_only_says_the_turn_is_left_to_the_ear(twin: Twin) -> None:
     """Issue 31 item 18: "South (AI) to move." under "South to open · AI" (an AI's turn
     before it starts thinking: a demo's first moment; here no ticker ever moves it on)."""
     board = Board(
@@ -100,10 +100,10 @@ def test_a_line_that_only_says_the_turn_is_left_to_the_ear() -> None:
     )  # fmt: skip
     cfg = {"tcp_port": None, "web_port": 0, "sim": True, "token": TOKEN, "staff_pin": PIN}
     try:
-        with chromium() as browser, start_api(board, cfg) as server:
+        with start_api(board, cfg) as server:  # the module's Chromium: one per thread
             board.new_game("demo", "", 1, "step", {})
             assert board.controller.instruction() == "South (AI) to move."
-            page = browser.new_page(viewport=PHONE)
+            page = twin.browser.new_page(viewport=PHONE)
             page.goto(f"http://127.0.0.1:{server.web_port}/")
             wait_js(page, f"{CUE}.textContent === 'South (AI) to move.'")
             heading, eye, heard = _seen(page)
