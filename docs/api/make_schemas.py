@@ -248,10 +248,12 @@ common = {
                 },
                 "auth": {
                     "type": "object",
-                    "description": "authentication failures (checked), attempts refused unchecked"
-                    " by the rate limit, live session tickets",
-                    "required": ["failures", "limited", "sessions"],
-                    "properties": {k: nonneg for k in ("failures", "limited", "sessions")},
+                    "description": "authentication failures (checked), attempts over the rate"
+                    " limits, live session tickets, PINs waiting for their turn",
+                    "required": ["failures", "limited", "sessions", "waiting"],
+                    "properties": {
+                        k: nonneg for k in ("failures", "limited", "sessions", "waiting")
+                    },
                 },
                 "connections": {
                     "type": "object",

@@ -74,10 +74,11 @@ _PAGE_JSON = JsonLimits(max_bytes=_MAX_MESSAGE, max_depth=4)  # {"action", "boar
 
 
 class StaffGate:
-    """The staff token's check: wrong guesses spend from a bucket per source address and
-    one for everyone (`AuthLimiter`, as on the board), so a hundred WebSockets from one
-    address, or from a hundred, guess no faster than one (a per-socket delay let 100
-    sockets make 98 guesses a second)."""
+    """The staff token's check: the right token always gets in; wrong guesses spend from a
+    bucket per source address and one for everyone (`AuthLimiter`, as on the board), and
+    over them are answered a second late, so a hundred WebSockets from one address, or from
+    a hundred, are told "wrong" no faster than one (a per-socket delay let 100 sockets make
+    98 guesses a second)."""
 
     def __init__(self, token: str | None, limiter: AuthLimiter | None = None) -> None:
         self._token = token
@@ -94,10 +95,11 @@ class StaffGate:
         """`control`, or why not: `no staff token is set`, `rate_limited`, `wrong token`."""
         if not self._token:
             return "no staff token is set"
-        if not self.limiter.allow(peer):
-            return "rate_limited"
+        # Compared first: the right token (16+ characters, unguessable) is never refused.
         if isinstance(given, str) and hmac.compare_digest(given.encode(), self._token.encode()):
             return "control"
+        if not self.limiter.allow(peer):
+            return "rate_limited"
         self.limiter.failed(peer, "fleet token")
         return "wrong token"
 
