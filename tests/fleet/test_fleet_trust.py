@@ -214,3 +214,27 @@ def test_print_acl_copies_the_board_block_for_each_board(
     assert "topic write homeassistant/+/kiothi_hall_2/+/config" in out
     assert main(["--print-acl", "a/b"]) == 2
     assert "'a/b' must be" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("boards", "said"),
+    [
+        (["hall-2", "staff"], "'staff' is one of the ACL's fixed users (staff, display, "),
+        (["display"], "'display' is one of the ACL's fixed users"),
+        (["homeassistant"], "'homeassistant' is one of the ACL's fixed users"),
+        (["hall_1", "hall-1"], "'hall-1' and 'hall_1' are one Home Assistant node id ('kiothi_"),
+        (["cafe-1", "cafe-1"], "'cafe-1' is given twice"),
+    ],
+)  # fmt: skip
+def test_print_acl_refuses_a_fixed_user_and_a_shared_node_id(
+    capsys: pytest.CaptureFixture[str], boards: list[str], said: str
+) -> None:
+    """Issue 30 item 8: the old code printed a `user staff` board block (the board with the
+    dashboard's reads, the dashboard with the board's writes) and two blocks writing one
+    Home Assistant node. Now: one line, exit 2, nothing printed."""
+    from kiothi_board.fleet.dashboard import main
+
+    assert main(["--print-acl", *boards]) == 2
+    out = capsys.readouterr().out
+    assert out.count("\n") == 1 and said in out and "pattern" not in out, out
+    assert out.startswith("kiothi-board fleet --print-acl: "), out
