@@ -9,7 +9,9 @@ Topics, under `{prefix}/{board}/` (prefix `kiothi/v1` by default):
 - `health`, `stats`  retained, refreshed every `periodic` seconds;
 - `info`    retained: version, board id, where the board's own web twin is;
 - `cmd/<user>`  request lines from broker user `<user>`, run by the same dispatcher as
-  every other door; the replies go to `reply/<user>`.
+  every other door; the replies go to `reply/<user>`. A *retained* request is never run
+  (subscribed with MQTT 5's retain handling 2, and a retained message that comes anyway is
+  counted in `health.mqtt.retained` and dropped): it would run again at every reconnect.
 
 The broker's ACL (`kiothi_board/fleet/kiothi.acl`) lets each user write only `cmd/<its own
 name>` and read only `reply/<its own name>`; the board gives `mqtt.staff_users` control and
@@ -89,6 +91,7 @@ class MqttAdapter:
         self.reconnects = 0
         self.commands = 0
         self.refused = 0
+        self.retained = 0  # retained requests dropped (they would run at every reconnect)
         self._next_periodic = 0.0
         self._last_error: str | None = None
 
@@ -156,6 +159,7 @@ class MqttAdapter:
             "reconnects": self.reconnects,
             "commands": self.commands,
             "refused": self.refused,
+            "retained": self.retained,
         }
         if self._last_error:
             out["error"] = self._last_error
@@ -168,7 +172,10 @@ class MqttAdapter:
             self._last_error = f"broker refused the connection: {reason}"
             log.warning("mqtt: %s", self._last_error)
             return
-        client.subscribe(self.topic("cmd/+"), qos=1)
+        if self._factory is _paho_client:
+            client.subscribe(self.topic("cmd/+"), options=_no_retained())
+        else:
+            client.subscribe(self.topic("cmd/+"), qos=1)
         self.status = "up"
         self._last_error = None
         self.connected.set()
@@ -196,6 +203,9 @@ class MqttAdapter:
         user = topic[len(prefix) :] if topic.startswith(prefix) else ""
         if not BOARD_ID.match(user):
             self.refused += 1
+            return
+        if getattr(message, "retain", False):
+            self.retained += 1  # an old request kept by the broker, not one sent now
             return
         self.commands += 1
         self._dispatcher.handle_line(self.sessions.session(user), bytes(message.payload))
@@ -320,6 +330,13 @@ def _connect_options(max_line: int) -> dict[str, Any]:
     props = Properties(PacketTypes.CONNECT)  # type: ignore[no-untyped-call]
     props.MaximumPacketSize = max_line + _TOPIC_ROOM
     return {"clean_start": True, "properties": props}
+
+
+def _no_retained() -> Any:
+    """Subscribe options: QoS 1, and retained messages not sent (MQTT 5 retain handling 2)."""
+    from paho.mqtt.subscribeoptions import SubscribeOptions
+
+    return SubscribeOptions(qos=1, retainHandling=SubscribeOptions.RETAIN_DO_NOT_SEND)
 
 
 def _paho_client(s: MqttSettings) -> Any:
