@@ -17,9 +17,11 @@ from pathlib import Path
 from kiothi_board.api.mqtt_settings import check_board_id
 from kiothi_board.errors import ConfigError
 
-__all__ = ["SHIPPED_ACL", "check_fleet", "fixed_users", "fleet_acl"]
+__all__ = ["SHIPPED_ACL", "SHIPPED_CONF", "check_fleet", "fixed_users", "fleet_acl"]
 
 SHIPPED_ACL = Path(__file__).with_name("kiothi.acl")
+SHIPPED_CONF = Path(__file__).with_name("kiothi.conf")
+"""The broker config docs/fleet.md shows (`/etc/mosquitto/conf.d/kiothi.conf`)."""
 _EXAMPLE = "hall-1"
 
 
