@@ -226,17 +226,20 @@ class Exhibition:
         return {"state": self.link.state, "error": None if error is None else str(error)}
 
     def health(self) -> dict[str, Any]:
-        """The exhibit's part of the API `health` event."""
+        """The exhibit's part of the API `health` event: `degraded` while the input link
+        (the co-processor) is not up, for no press reaches the board then."""
         d = self.director
         status, faults = self.on_loop(lambda: (d.status(), dict(d.faults)))
+        link = self._link()
         return {
+            "status": "ok" if link is None or link["state"] == "up" else "degraded",
             **status,
             "uptime": round(self._clock.now() - self.started, 3),
             "loop": self.loop.to_json(),
             "frames": self.frames.to_json(),
             **self.probe.to_json(self._state_dir),
             "input_faults": faults["input_faults"],
-            "link": self._link(),
+            "link": link,
             "store_bytes": self._store_bytes(),
         }
 

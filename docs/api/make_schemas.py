@@ -233,7 +233,12 @@ common = {
             "type": "object",
             "required": ["status", "uptime", "clients", "events", "requests", "errors"],
             "properties": {
-                "status": {"const": "ok"},
+                "status": {"enum": ["ok", "degraded"]},
+                "degraded": {
+                    "type": "array",
+                    "description": "the parts that need staff (a down input link, store damage)",
+                    "items": {"type": "string"},
+                },
                 "uptime": {"type": "number"},
                 "clients": {"type": "object", "additionalProperties": {"type": "integer"}},
                 "events": {"type": "integer"},
