@@ -21,6 +21,7 @@ from kiothi_board.api.access import AccessPolicy, Held, cookie_name
 from kiothi_board.api.api_config import ApiConfig
 from kiothi_board.api.catalog_route import add_catalog_routes
 from kiothi_board.api.dispatcher import ClientSession, Dispatcher
+from kiothi_board.api.headers import SECURITY_HEADERS
 from kiothi_board.api.limits import Conn, ConnectionGuard, GuardedProtocol
 from kiothi_board.api.protocol import ApiError, TooLong
 
@@ -64,14 +65,7 @@ class WebHost(Protocol):
 
 log = logging.getLogger(__name__)
 
-_HEADERS = {
-    # The pages load nothing from elsewhere; a strict policy keeps it that way.
-    "Content-Security-Policy": "default-src 'self'; connect-src 'self' ws: wss:; "
-    "img-src 'self' data:; style-src 'self'; script-src 'self'; frame-ancestors 'none'",
-    "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "no-referrer",
-    "Cache-Control": "no-cache",
-}
+_HEADERS = SECURITY_HEADERS
 
 
 _STATUS = {"unauthorized": 401, "rate_limited": 429, "bad_args": 400}

@@ -33,6 +33,7 @@ from aiohttp import WSCloseCode, WSMsgType, web
 from kiothi_board.api.authlimit import AuthLimiter
 from kiothi_board.api.bounded import JsonLimits, PayloadError, loads
 from kiothi_board.api.catalog_route import add_catalog_routes
+from kiothi_board.api.headers import SECURITY_HEADERS
 from kiothi_board.api.limits import ConnectionGuard, GuardedProtocol
 from kiothi_board.clock import SystemClock
 from kiothi_board.fleet.hub import FleetHub
@@ -46,13 +47,7 @@ log = logging.getLogger(__name__)
 
 WEB_ROOT = Path(__file__).with_name("web")
 
-_HEADERS = {
-    "Content-Security-Policy": "default-src 'self'; connect-src 'self' ws: wss:; "
-    "img-src 'self' data:; style-src 'self'; script-src 'self'; frame-ancestors 'none'",
-    "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "no-referrer",
-    "Cache-Control": "no-cache",
-}
+_HEADERS = SECURITY_HEADERS  # the board's web door sends the same
 
 
 # Staff actions: the page's name -> (board command, how to build its args from `value`).
