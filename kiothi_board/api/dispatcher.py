@@ -31,7 +31,13 @@ from kiothi_board.api.commands import (
     frame_to_hex,
     watching_only,
 )
-from kiothi_board.api.lines import MAX_DROPPED_RUN, WordedEvent, decode_line, parse_request
+from kiothi_board.api.lines import (
+    MALFORMED_RUN,
+    MAX_DROPPED_RUN,
+    WordedEvent,
+    decode_line,
+    parse_request,
+)
 from kiothi_board.api.protocol import (
     MAX_LINE,
     ApiError,
@@ -334,7 +340,7 @@ class Dispatcher(CommandHandlers):
             self.dropped += 1
         session.dropped_run += 1
         if session.dropped_run >= MAX_DROPPED_RUN:  # it sends nothing else: let it go
-            session.outbox.cut_off(f"{session.dropped_run} malformed lines in a row")
+            session.outbox.cut_off(f"{session.dropped_run} {MALFORMED_RUN}")
         return None
 
     def _reply(self, session: ClientSession, line: bytes | str | TooLong) -> dict[str, Any] | None:

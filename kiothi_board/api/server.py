@@ -22,7 +22,8 @@ from kiothi_board.api.access import AccessPolicy, is_loopback
 from kiothi_board.api.api_config import ApiConfig
 from kiothi_board.api.authlimit import AuthLimiter
 from kiothi_board.api.dispatcher import ClientSession, Dispatcher
-from kiothi_board.api.limits import ConnectionGuard, bound_send_buffer
+from kiothi_board.api.limits import ConnectionGuard, SummedLog, bound_send_buffer
+from kiothi_board.api.lines import MALFORMED_RUN
 from kiothi_board.api.protocol import LineFramer, encode
 from kiothi_board.api.service import BoardService
 from kiothi_board.api.unix_path import prepare_unix_path, remove_our_socket, socket_identity
@@ -138,6 +139,7 @@ class ApiServer:
         self.stats_csv: Callable[[str | None, str | None], str] | None = None
         self.stats_today: Callable[[], str] | None = None
         self._closed = False
+        self._malformed_log = SummedLog(clock)
 
     # ------------------------------------------------------------------ lifecycle
     def _run(self) -> None:
@@ -289,7 +291,11 @@ class ApiServer:
             over = cut_off
 
             def on_over(reason: str) -> None:
-                log.warning("api: %s client %s disconnected: %s", transport, peer, reason)
+                said = f"api: {transport} client {peer} disconnected: {reason}"
+                if reason.endswith(MALFORMED_RUN):  # a peer may reconnect for more: summed
+                    self._malformed_log.note(said)
+                else:
+                    log.warning("%s", said)
                 loop.call_soon_threadsafe(over, reason)
 
         session = self.dispatcher.open_session(
