@@ -29,8 +29,10 @@ from kiothi_board.config_checks import (
 from kiothi_board.config_tables import (
     BoardConfig,
     DaemonConfig,
+    ExhibitConfig,
     GameConfig,
     LedConfig,
+    MqttConfig,
     StoreConfig,
     from_table,
 )
@@ -266,8 +268,9 @@ SCHEMA: dict[str, dict[str, Key]] = {
 
 class Config(Mapping[str, Mapping[str, Any]]):
     """Validated configuration; every key has a value. The composition reads its tables as
-    typed settings (`config.board`, `.leds`, `.game`, `.store`, `.daemon`); tools that print
-    or check a config may read it as tables of keys (`config["game"]["level"]`)."""
+    typed settings (`config.board`, `.leds`, `.game`, `.store`, `.daemon`, `.mqtt`,
+    `.exhibit`); tools that print or check a config may read it as tables of keys
+    (`config["game"]["level"]`)."""
 
     def __init__(self, sections: dict[str, dict[str, Any]], source: str) -> None:
         self._sections = sections
@@ -277,6 +280,8 @@ class Config(Mapping[str, Mapping[str, Any]]):
         self.game = from_table(GameConfig, sections["game"])
         self.store = from_table(StoreConfig, sections["store"])
         self.daemon = from_table(DaemonConfig, sections["daemon"])
+        self.mqtt = from_table(MqttConfig, sections["mqtt"])
+        self.exhibit = from_table(ExhibitConfig, sections["exhibit"])
 
     def __getitem__(self, section: str) -> Mapping[str, Any]:
         return self._sections[section]

@@ -83,7 +83,7 @@ def secret(min_len: int) -> Check:
 
 MIN_PIN = 8
 """Digits of the staff PIN: 10^8 PINs at the limiter's at most 22,280 checked failures a
-day (`api.auth_daily` plus the clean peers' bucket) take over 6 years on average to find."""
+day (`api.auth_daily` plus the slow turns' 0.2/s) take over 6 years on average to find."""
 
 
 def weak_pin(pin: str) -> str | None:

@@ -2,9 +2,10 @@
 
 `kiothi_board.config` checks the TOML against its schema and fills in the defaults; each
 table then becomes one of these values (`Config.board`, `Config.leds`, `Config.game`,
-`Config.store`, `Config.daemon`), so no part below the daemon reads a key by its name.
-The `[api]`, `[mqtt]` and `[exhibit]` tables have typed settings of their own in their
-rooms (`ApiConfig`, `MqttSettings`, `ExhibitSettings`), made from these checked tables.
+`Config.store`, `Config.daemon`, `Config.mqtt`, `Config.exhibit`), so no part below the
+daemon reads a key by its name. The `[api]`, `[mqtt]` and `[exhibit]` tables also have
+settings of their own in their rooms (`ApiConfig`, `MqttSettings`, `ExhibitSettings`), made
+from these checked tables.
 Reading a config imports no AI (the tools that only check a config stay quick), so a level
 stays as the config gives it until the daemon parses it into a `LevelChoice`.
 """
@@ -12,10 +13,19 @@ stays as the config gives it until the daemon parses it into a `LevelChoice`.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from typing import Any, TypeVar
 
-__all__ = ["BoardConfig", "DaemonConfig", "GameConfig", "LedConfig", "StoreConfig", "from_table"]
+__all__ = [
+    "BoardConfig",
+    "DaemonConfig",
+    "ExhibitConfig",
+    "GameConfig",
+    "LedConfig",
+    "MqttConfig",
+    "StoreConfig",
+    "from_table",
+]
 
 T = TypeVar("T")
 Pin = int | str
@@ -90,6 +100,48 @@ class DaemonConfig:
 
     tick_hz: float = 50.0
     log_level: str = "info"
+
+
+@dataclass(frozen=True, slots=True)
+class ExhibitConfig:
+    """`[exhibit]`: exhibition mode, its hours and its timing (docs/exhibition.md)."""
+
+    enabled: bool = False
+    timezone: str = "UTC"
+    opening_hours: tuple[str, ...] = ()
+    closed_days: tuple[str, ...] = ()
+    closed: str = "glow"
+    quiet_hours: tuple[str, ...] = ()
+    brightness: tuple[str, ...] = ()
+    attract_brightness: float = 0.4
+    quiet_brightness: float = 0.3
+    idle_s: float = 90.0
+    countdown_s: float = 20.0
+    hint_after_s: float = 40.0
+    two_player_s: float = 3.0
+    level: int | str = "adaptive"  # checked as game.level is; `LevelChoice.parse` it
+    pace: str = "step"
+    variant: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class MqttConfig:
+    """`[mqtt]`: the venue's broker (docs/fleet.md); `url` empty: off. The password is
+    never shown by `repr`."""
+
+    url: str = ""
+    board_id: str = ""
+    prefix: str = "kiothi/v1"
+    username: str = ""
+    password: str = field(default="", repr=False)
+    tls_ca: str = ""
+    keepalive: int = 30
+    staff_users: tuple[str, ...] = ()
+    periodic_s: float = 30.0
+    queue: int = 1000
+    max_clients: int = 32
+    discovery: bool = False
+    discovery_prefix: str = "homeassistant"
 
 
 def _value(value: Any) -> Any:

@@ -118,7 +118,7 @@ class Daemon:
             self._start_inputs()
             if api:
                 self._open_doors()
-            elif config["mqtt"]["url"]:
+            elif config.mqtt.url:
                 raise ConfigError("mqtt.url is set but the API is off (--no-api): MQTT is a door")
         except BaseException:
             self.close()
@@ -229,7 +229,7 @@ class Daemon:
         self.api = open_doors(
             self.board,
             settings,
-            self.config["mqtt"],
+            self.config.mqtt,
             setup=exhibition_doors(self.exhibition, sim),
             stats=self._today_stats,
             web_url=lambda: self.web_url,

@@ -92,37 +92,37 @@ class Exhibition:
         seed: int,
     ) -> Exhibition:
         """Build from `[exhibit]` (and `game.over_seconds`, `board.hold_s`)."""
-        ex = config["exhibit"]
+        ex = config.exhibit
         schedule = Schedule(
-            timezone=ex["timezone"],
-            opening=ex["opening_hours"],
-            closed_days=ex["closed_days"],
-            quiet=ex["quiet_hours"],
-            brightness=ex["brightness"],
+            timezone=ex.timezone,
+            opening=ex.opening_hours,
+            closed_days=ex.closed_days,
+            quiet=ex.quiet_hours,
+            brightness=ex.brightness,
         )
         timing = Timing(
-            idle_after=float(ex["idle_s"]),
-            countdown=float(ex["countdown_s"]),
-            hint_after=float(ex["hint_after_s"]),
-            two_player_window=float(ex["two_player_s"]),
+            idle_after=float(ex.idle_s),
+            countdown=float(ex.countdown_s),
+            hint_after=float(ex.hint_after_s),
+            two_player_window=float(ex.two_player_s),
             over_seconds=float(config.game.over_seconds),
             confirm_hold=float(config.board.hold_s),
         )
         if timing.hint_after >= timing.idle_after:
             raise ConfigError(
-                f"exhibit.hint_after_s = {ex['hint_after_s']!r} must be less than "
-                f"exhibit.idle_s = {ex['idle_s']!r} (a hint comes before the countdown)"
+                f"exhibit.hint_after_s = {ex.hint_after_s!r} must be less than "
+                f"exhibit.idle_s = {ex.idle_s!r} (a hint comes before the countdown)"
             )
         settings = ExhibitSettings(
             timing,
-            level=LevelChoice.parse(ex["level"]),
-            pace=ex["pace"],
-            variant=ex["variant"],
+            level=LevelChoice.parse(ex.level),
+            pace=ex.pace,
+            variant=ex.variant,
             long_move_laps=config.game.long_move_laps,
-            attract_brightness=float(ex["attract_brightness"]),
-            quiet_brightness=float(ex["quiet_brightness"]),
-            closed=ex["closed"],
-            enabled=bool(ex["enabled"]),
+            attract_brightness=float(ex.attract_brightness),
+            quiet_brightness=float(ex.quiet_brightness),
+            closed=ex.closed,
+            enabled=bool(ex.enabled),
         )
         director = Director(
             settings,
@@ -226,17 +226,20 @@ class Exhibition:
         return {"state": self.link.state, "error": None if error is None else str(error)}
 
     def health(self) -> dict[str, Any]:
-        """The exhibit's part of the API `health` event."""
+        """The exhibit's part of the API `health` event: `degraded` while the input link
+        (the co-processor) is not up, for no press reaches the board then."""
         d = self.director
         status, faults = self.on_loop(lambda: (d.status(), dict(d.faults)))
+        link = self._link()
         return {
+            "status": "ok" if link is None or link["state"] == "up" else "degraded",
             **status,
             "uptime": round(self._clock.now() - self.started, 3),
             "loop": self.loop.to_json(),
             "frames": self.frames.to_json(),
             **self.probe.to_json(self._state_dir),
             "input_faults": faults["input_faults"],
-            "link": self._link(),
+            "link": link,
             "store_bytes": self._store_bytes(),
         }
 

@@ -246,8 +246,13 @@ class Mosquitto:
     """
 
     def __init__(
-        self, root: Path, users: dict[str, str] | None = None, acl: str | None = None
+        self,
+        root: Path,
+        users: dict[str, str] | None = None,
+        acl: str | None = None,
+        extra: tuple[str, ...] = (),
     ) -> None:
+        """`extra`: more lines of mosquitto.conf (the shipped config's policy lines)."""
         assert shutil.which("mosquitto"), "needs mosquitto (scripts/setup-system.sh)"
         root.mkdir(parents=True, exist_ok=True)
         self.root = root
@@ -270,7 +275,7 @@ class Mosquitto:
         if acl is not None:
             (root / "acl").write_text(acl)
             lines.append(f"acl_file {root / 'acl'}")
-        lines += [f"user {getpass.getuser()}", f"log_dest file {root / 'mosquitto.log'}"]
+        lines += [*extra, f"user {getpass.getuser()}", f"log_dest file {root / 'mosquitto.log'}"]
         (root / "mosquitto.conf").write_text("\n".join(lines) + "\n")
 
     @property

@@ -88,13 +88,14 @@ def test_the_level_range_is_the_ai_s_and_reading_a_config_does_not_import_the_ai
 
 
 def test_every_table_has_typed_settings_with_the_schemas_keys() -> None:
-    """`config.board` … `config.daemon`: one field per key, the same defaults as the schema."""
+    """`config.board` … `config.exhibit`: one field per key, the same defaults as the schema
+    (issue 33: `[mqtt]` and `[exhibit]` were read by key name in the daemon and its rooms)."""
     from dataclasses import fields
 
     from kiothi_board.config import SCHEMA, validate
 
     config = validate({})
-    for name in ("board", "leds", "game", "store", "daemon"):
+    for name in ("board", "leds", "game", "store", "daemon", "mqtt", "exhibit"):
         typed = getattr(config, name)
         assert [f.name for f in fields(typed)] == list(SCHEMA[name]), name
         for key, spec in SCHEMA[name].items():
@@ -102,6 +103,30 @@ def test_every_table_has_typed_settings_with_the_schemas_keys() -> None:
             want = tuple(spec.default) if isinstance(spec.default, list) else spec.default
             assert value == want, (name, key)
     assert validate({"game": {"level": "adaptive"}}).game.level == "adaptive"
+    mqtt = validate({"mqtt": {"url": "mqtt://h", "password": "hunter2-secret",
+                              "staff_users": ["ops"]}}).mqtt  # fmt: skip
+    assert mqtt.url == "mqtt://h" and mqtt.staff_users == ("ops",)
+    assert "hunter2-secret" not in repr(mqtt)
+    exhibit = validate({"exhibit": {"opening_hours": ["daily 10:00-18:00"], "level": 3}}).exhibit
+    assert exhibit.opening_hours == ("daily 10:00-18:00",) and exhibit.level == 3
+
+
+@pytest.mark.parametrize(
+    ("table", "said"),
+    [
+        ({"mqtt": {"keepalive": "soon"}}, "mqtt.keepalive"),
+        ({"mqtt": {"staff_users": ["a/b"]}}, "mqtt.staff_users"),
+        ({"exhibit": {"idle_s": 1}}, "exhibit.idle_s"),
+        ({"exhibit": {"pace": "fast"}}, "exhibit.pace"),
+    ],
+)
+def test_typed_mqtt_and_exhibit_errors_still_name_the_key(
+    table: dict[str, dict[str, object]], said: str
+) -> None:
+    from kiothi_board.config import validate
+
+    with pytest.raises(ConfigError, match=said.replace(".", r"\.")):
+        validate(table)
 
 
 @pytest.mark.parametrize(

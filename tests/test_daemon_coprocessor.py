@@ -55,3 +55,33 @@ def test_daemon_plays_through_the_coprocessor(tmp_path: Path, pty_pair: PtyPair)
         daemon.close()
         device.close()
         pty_pair.close()
+
+
+def test_health_is_degraded_while_the_input_link_is_down(tmp_path: Path, pty_pair: PtyPair) -> None:
+    """Issue 30 item 15: with the co-processor silent no press reaches the board; the old
+    code still said `health.status` "ok" (only `exhibit.link.state` said "down")."""
+    master, slave = pty_pair
+    device = SimulatedCoprocessor(FdPort(master))
+    config = validate(
+        {
+            "board": {"input": "coprocessor", "port": os.ttyname(slave)},
+            "leds": {"output": "sim"},
+            "game": {"mode": "two"},
+            "api": {"tcp_port": -1, "web_port": -1},
+        }
+    )
+    daemon = Daemon(config, state_dir=str(tmp_path))
+    try:
+        assert daemon.api is not None
+        health = daemon.api.dispatcher.health
+        assert daemon.link.wait_up(WAIT), daemon.link.error
+        assert tick_until(daemon, lambda: health()["status"] == "ok"), health()
+        device.go_silent()  # the heartbeat stops: the link goes down
+        assert tick_until(daemon, lambda: health()["status"] == "degraded"), health()
+        assert "exhibit" in health()["degraded"] and health()["exhibit"]["link"]["state"] == "down"
+        device.resume()  # it talks again: the host re-handshakes
+        assert tick_until(daemon, lambda: health()["status"] == "ok"), health()
+    finally:
+        daemon.close()
+        device.close()
+        pty_pair.close()

@@ -233,7 +233,12 @@ common = {
             "type": "object",
             "required": ["status", "uptime", "clients", "events", "requests", "errors"],
             "properties": {
-                "status": {"const": "ok"},
+                "status": {"enum": ["ok", "degraded"]},
+                "degraded": {
+                    "type": "array",
+                    "description": "the parts that need staff (a down input link, store damage)",
+                    "items": {"type": "string"},
+                },
                 "uptime": {"type": "number"},
                 "clients": {"type": "object", "additionalProperties": {"type": "integer"}},
                 "events": {"type": "integer"},
@@ -248,10 +253,12 @@ common = {
                 },
                 "auth": {
                     "type": "object",
-                    "description": "authentication failures (checked), attempts refused unchecked"
-                    " by the rate limit, live session tickets",
-                    "required": ["failures", "limited", "sessions"],
-                    "properties": {k: nonneg for k in ("failures", "limited", "sessions")},
+                    "description": "authentication failures (checked), attempts over the rate"
+                    " limits, live session tickets, PINs waiting for their turn",
+                    "required": ["failures", "limited", "sessions", "waiting"],
+                    "properties": {
+                        k: nonneg for k in ("failures", "limited", "sessions", "waiting")
+                    },
                 },
                 "connections": {
                     "type": "object",

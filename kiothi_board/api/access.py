@@ -13,7 +13,8 @@
 |           | no secret is taken on the bus (api/mqtt_sessions.py)                       |
 
 The web server also refuses requests whose `Host` is not a name it serves (DNS rebinding).
-Secrets are compared in constant time; every failure goes through the `AuthLimiter`.
+Secrets are compared first, in constant time, and a right one is never refused; every failure
+goes through the `AuthLimiter`, and a PIN over its limits waits its turn (`Held`).
 """
 
 from __future__ import annotations
@@ -27,11 +28,11 @@ import socket
 import sys
 import threading
 from collections import OrderedDict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from kiothi_board.api.authlimit import AuthLimiter
+from kiothi_board.api.authlimit import AuthLimiter, TurnGate
 from kiothi_board.api.protocol import ApiError
 from kiothi_board.clock import Clock
 
@@ -39,6 +40,7 @@ __all__ = [
     "ALWAYS_CONTROL",
     "PURPOSES",
     "AccessPolicy",
+    "Held",
     "cookie_name",
     "is_loopback",
     "machine_addresses",
@@ -68,6 +70,16 @@ def cookie_name(port: int | None) -> str:
 
 
 _REFRESH = 5.0  # seconds between re-reads of the machine's addresses
+_TURN_KEPT = 10.0  # seconds a turn waits to be used by its peer's attempt
+
+
+class Held(ApiError):
+    """A PIN over the limits: the door waits its turn (`AccessPolicy.wait_turn`, without
+    blocking anyone) and sends the same request again; a door that cannot wait answers it."""
+
+    def __init__(self) -> None:
+        """Always the same words: whether the PIN was right is not known yet."""
+        super().__init__("rate_limited", "too many failed attempts; wait and try again")
 
 
 def is_loopback(host: str | None) -> bool:
@@ -173,6 +185,8 @@ class AccessPolicy:
         self._next_refresh = clock.now() + _REFRESH
         self._lock = threading.Lock()
         self._tickets: dict[str, OrderedDict[bytes, float]] = {p: OrderedDict() for p in PURPOSES}
+        self.turns = TurnGate(self.limiter)
+        self._turns: dict[str, float] = {}  # peer -> until when its turn is kept
 
     def _names(self, addresses: Iterable[str]) -> frozenset[str]:
         return frozenset(n for n in (*self._fixed, *(_host_name(a) for a in addresses)) if n)
@@ -248,8 +262,6 @@ class AccessPolicy:
         expected = {"token": self._token, "PIN": self._pin}.get(what)
         if what != "ticket" and expected is None:
             raise ApiError("unauthorized", f"this board accepts no {what}")
-        if not self.limiter.allow(peer):
-            raise ApiError("rate_limited", "too many failed attempts; wait and try again")
         if what == "ticket":
             if self._spend_once(secret):
                 return self.issue_ticket(purpose)
@@ -258,10 +270,34 @@ class AccessPolicy:
             assert expected is not None
             # compare_digest: a timing side channel must not leak the secret byte by byte.
             ok = hmac.compare_digest(secret.encode(), expected.encode())
-        if not ok:
-            self.limiter.failed(peer, what)
-            raise ApiError("unauthorized", f"wrong {what}")
-        return secret if what == "ticket" else self.issue_ticket(purpose)
+        if ok and what != "PIN":
+            # Compared first: a right token or ticket (unguessable) is never refused.
+            return secret if what == "ticket" else self.issue_ticket(purpose)
+        if not self._take_turn(peer) and not self.limiter.allow(peer):
+            if what == "PIN":
+                raise Held  # right or wrong, it waits its turn: no timing tells which
+            raise ApiError("rate_limited", "too many failed attempts; wait and try again")
+        if ok:
+            return self.issue_ticket(purpose)
+        self.limiter.failed(peer, what)
+        raise ApiError("unauthorized", f"wrong {what}")
+
+    async def wait_turn(self, peer: str, alive: Callable[[], bool] = lambda: True) -> bool:
+        """Wait (on the API's loop) until `peer`'s held PIN may be compared; whether it
+        may (False: its connection went away meanwhile)."""
+        if not await self.turns.turn(alive):
+            return False
+        now = self._clock.now()
+        with self._lock:
+            for key in [k for k, until in self._turns.items() if until < now]:
+                del self._turns[key]
+            self._turns[peer] = now + _TURN_KEPT
+        return True
+
+    def _take_turn(self, peer: str) -> bool:
+        with self._lock:
+            until = self._turns.pop(peer, None)
+        return until is not None and until >= self._clock.now()
 
     def issue_ticket(self, purpose: str = "api") -> str:
         """A new session ticket with the token's rights: `session_ttl` seconds, or for
@@ -303,7 +339,7 @@ class AccessPolicy:
         """Authentication counters and live sessions, for `health`."""
         with self._lock:
             live = sum(len(self._tickets[p]) for p in ("api", "cookie"))
-        return {**self.limiter.health(), "sessions": live}
+        return {**self.limiter.health(), "sessions": live, "waiting": self.turns.waiting}
 
 
 def _digest(ticket: str) -> bytes:

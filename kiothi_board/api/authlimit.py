@@ -1,33 +1,38 @@
 """Authentication failures: rate-limited per peer, for the whole board and per day; summed.
 
 Every way to gain control over a network door (the token, the staff PIN, a session ticket)
-goes through one `AuthLimiter`. Only *failures* spend from the buckets, so a client with the
-right secret is never slowed down while its buckets have a token left. When a bucket is
-empty the attempt is refused unchecked (`rate_limited`): guessing costs wall-clock time, not
-just round trips.
+goes through one `AuthLimiter`, and a **right secret is never refused by it**: the secret is
+compared first (in constant time) and only *failures* spend from the buckets. An attempt
+*within the limits* (its peer's bucket, the global one and the daily one each have a failure
+left) is answered at once. One *over* them:
 
-The buckets: one per peer address (`rate` after `burst`), one for everyone (`global_rate`,
-bursts of `global_burst`) and a **daily** one (`daily` failures a day, refilled evenly), which
-bounds what any number of addresses and MQTT names can try: 5,000 a day plus the clean
-bucket's 17,280 (22,280 a day at most), so the shipped 8-digit PIN takes over 6 years on
-average to find (docs/api.md, "Access").
+- a token or ticket (unguessable: 128 bits and more) is answered at once too: a right one
+  gets in, a wrong one is answered `rate_limited` and not charged;
+- a PIN (8 digits: guessable) **waits its turn** (`TurnGate`): at least one second, then in
+  arrival order, one at a time, `global_rate` a second while the daily bucket has a failure
+  left and `slow_rate` a second once it is spent; then it is compared, and a right PIN gets
+  in. Waiting costs the guesser a held connection, never a CPU, and a connection that goes
+  away while it waits has nothing compared.
 
-A peer with no failure in the last `clean_after` seconds is **clean**: its attempt is checked
-from a bucket of its own (`clean_rate` after `clean_burst`), ahead of the flood, so staff on
-their own device get in while others guess; a failure makes the peer dirty and spends from the
-flood's buckets too. Failures and refusals are logged as one summary line per `log_interval`
-seconds (a flood must not write a line per guess: 110 MB a day of journal).
+So whatever the number of addresses and MQTT names, at most `daily` failures a day are
+checked at once or in the fast lane, plus `slow_rate` a second after that: 5,000 + 17,280 =
+22,280 a day, and the shipped 8-digit PIN takes over 6 years on average to find (docs/api.md,
+"Access"); meanwhile the staff's right PIN waits about a second plus one turn per guessing
+connection ahead of it. Failures and waits are logged as one summary line per
+`log_interval` seconds (a flood must not write a line per guess: 110 MB a day of journal).
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import threading
-from collections import Counter, OrderedDict
+from collections import Counter
+from collections.abc import Callable
 
 from kiothi_board.clock import Clock
 
-__all__ = ["AuthLimiter", "peer_host"]
+__all__ = ["AuthLimiter", "TurnGate", "peer_host"]
 
 log = logging.getLogger(__name__)
 
@@ -56,7 +61,7 @@ class _Bucket:
 
 
 class AuthLimiter:
-    """Token buckets of allowed *failures*: per peer, global, daily, and one for clean peers.
+    """Token buckets of allowed *failures*: per peer, global and daily; the pace of turns.
 
     `clock.now()` is monotonic seconds (a FakeClock in tests). See the module docstring.
     """
@@ -69,9 +74,7 @@ class AuthLimiter:
         global_rate: float = 10.0,
         global_burst: float = 20.0,
         daily: float = 5000.0,
-        clean_rate: float = 0.2,
-        clean_burst: float = 30.0,
-        clean_after: float = 3600.0,
+        slow_rate: float = 0.2,
         clock: Clock,
         log_interval: float = 60.0,
     ) -> None:
@@ -82,18 +85,14 @@ class AuthLimiter:
         self._gburst = global_burst
         self._drate = daily / 86400.0
         self._dburst = daily
-        self._crate = clean_rate
-        self._cburst = clean_burst
-        self._clean_after = clean_after
+        self._slow = slow_rate
         self._clock = clock
         self._log_interval = log_interval
         self._lock = threading.Lock()
         now = clock.now()
         self._global = _Bucket(global_burst, now)
         self._daily = _Bucket(daily, now)
-        self._clean = _Bucket(clean_burst, now)
         self._peers: dict[str, _Bucket] = {}
-        self._dirty: OrderedDict[str, float] = OrderedDict()  # host -> its last failure
         self.failures = 0
         self.limited = 0
         self._unlogged: Counter[str] = Counter()
@@ -115,38 +114,37 @@ class AuthLimiter:
         bucket.refill(self._rate, self._burst, now)
         return bucket
 
-    def _is_clean(self, host: str, now: float) -> bool:
-        failed_at = self._dirty.get(host)
-        return failed_at is None or now - failed_at >= self._clean_after
-
     def allow(self, peer: str) -> bool:
-        """Whether an attempt from `peer` may be checked now; counts a refusal if not."""
+        """Whether an attempt from `peer` is within the limits (its failure may be charged
+        now); counts one over them if not."""
         host = peer_host(peer)
         with self._lock:
             now = self._clock.now()
             self._global.refill(self._grate, self._gburst, now)
             self._daily.refill(self._drate, self._dburst, now)
-            self._clean.refill(self._crate, self._cburst, now)
-            if self._is_clean(host, now):
-                ok = self._clean.tokens >= 1.0
-            else:
-                ok = (
-                    self._global.tokens >= 1.0
-                    and self._daily.tokens >= 1.0
-                    and self._bucket(host, now).tokens >= 1.0
-                )
+            ok = (
+                self._global.tokens >= 1.0
+                and self._daily.tokens >= 1.0
+                and self._bucket(host, now).tokens >= 1.0
+            )
             if not ok:
                 self.limited += 1
-                self._note("refused unchecked", host, now)
+                self._note("over the limits", host, now)
             return ok
 
+    def turn_interval(self) -> float:
+        """Seconds between two turns of attempts that wait (`TurnGate`): the global rate's
+        while the daily bucket has a failure left, the slow rate's once it is spent."""
+        with self._lock:
+            self._daily.refill(self._drate, self._dburst, self._clock.now())
+            fast = self._daily.tokens >= 1.0
+        return 1.0 / (self._grate if fast else self._slow)
+
     def failed(self, peer: str, what: str) -> None:
-        """Spend one failure from `peer`'s buckets (the clean one if it was clean) and sum it."""
+        """Spend one failure from `peer`'s, the global and the daily bucket, and sum it."""
         host = peer_host(peer)
         with self._lock:
             now = self._clock.now()
-            if self._is_clean(host, now):
-                self._clean.tokens = max(0.0, self._clean.tokens - 1.0)
             for bucket, rate, burst in (
                 (self._global, self._grate, self._gburst),
                 (self._daily, self._drate, self._dburst),
@@ -155,10 +153,6 @@ class AuthLimiter:
                 bucket.tokens = max(0.0, bucket.tokens - 1.0)
             mine = self._bucket(host, now)
             mine.tokens = max(0.0, mine.tokens - 1.0)
-            self._dirty[host] = now
-            self._dirty.move_to_end(host)
-            while len(self._dirty) > _MAX_PEERS:
-                self._dirty.popitem(last=False)
             self.failures += 1
             self._note(f"wrong {what}", host, now)
 
@@ -195,3 +189,39 @@ class AuthLimiter:
         """Counters for `health`."""
         with self._lock:
             return {"failures": self.failures, "limited": self.limited}
+
+
+class TurnGate:
+    """Attempts over the limits wait here: each at least `wait` seconds, then one at a time
+    in arrival order, `limiter.turn_interval()` apart (on the API's asyncio loop).
+
+    Only live waiters take a turn: one whose connection went away is skipped at once, so
+    connections opened and dropped by a guesser cannot push the staff's turn back.
+    """
+
+    def __init__(self, limiter: AuthLimiter, wait: float = 1.0) -> None:
+        """A gate pacing by `limiter`'s rates."""
+        self._limiter = limiter
+        self.wait = wait
+        self._lock: asyncio.Lock | None = None
+        self._next = 0.0
+        self.waiting = 0
+
+    async def turn(self, alive: Callable[[], bool] = lambda: True) -> bool:
+        """Wait for a turn; whether the waiter is still `alive()` to use it."""
+        self.waiting += 1
+        try:
+            await asyncio.sleep(self.wait)
+            if self._lock is None:
+                self._lock = asyncio.Lock()  # FIFO: waiters are woken in arrival order
+            async with self._lock:
+                if not alive():
+                    return False
+                loop = asyncio.get_running_loop()
+                delay = self._next - loop.time()
+                if delay > 0:
+                    await asyncio.sleep(delay)
+                self._next = loop.time() + self._limiter.turn_interval()
+                return alive()
+        finally:
+            self.waiting -= 1

@@ -89,6 +89,21 @@ class Outbox:
         if was_empty:
             self._wake()
 
+    def cut_off(self, reason: str) -> bool:
+        """Cut the client off now (`on_over(reason)`), as over its budget; False when its
+        door cannot (no `on_over`: an MQTT or Redis session is kept)."""
+        if self.on_over is None:
+            return False
+        with self._lock:
+            if self.over is not None:
+                return True
+            self.over = reason
+            self.dropped += len(self._lines)
+            self._lines.clear()
+            self._bytes = 0
+        self.on_over(reason)
+        return True
+
     def take(self) -> list[bytes]:
         """Everything queued, oldest first."""
         with self._lock:

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from typing import Any
 
 from kiothi_board import native
-from kiothi_board.api.access import AccessPolicy
+from kiothi_board.api.access import AccessPolicy, Held
 from kiothi_board.api.args import Args, short
 from kiothi_board.api.budget import DEFAULT_BUDGET, DEFAULT_MAX_REPLY, Outbox
 from kiothi_board.api.commands import (
@@ -31,7 +31,13 @@ from kiothi_board.api.commands import (
     frame_to_hex,
     watching_only,
 )
-from kiothi_board.api.lines import WordedEvent, decode_line, parse_request
+from kiothi_board.api.lines import (
+    MALFORMED_RUN,
+    MAX_DROPPED_RUN,
+    WordedEvent,
+    decode_line,
+    parse_request,
+)
 from kiothi_board.api.protocol import (
     MAX_LINE,
     ApiError,
@@ -332,6 +338,9 @@ class Dispatcher(CommandHandlers):
             return reply
         with self._hub_lock:
             self.dropped += 1
+        session.dropped_run += 1
+        if session.dropped_run >= MAX_DROPPED_RUN:  # it sends nothing else: let it go
+            session.outbox.cut_off(f"{session.dropped_run} {MALFORMED_RUN}")
         return None
 
     def _reply(self, session: ClientSession, line: bytes | str | TooLong) -> dict[str, Any] | None:
@@ -344,6 +353,7 @@ class Dispatcher(CommandHandlers):
         if isinstance(checked, dict):
             return self._malformed(session, checked)
         rid, cmd, args = checked
+        session.dropped_run = 0
         added = self._extra.get(cmd)
         if not session.limiter.allow():
             return error_reply(rid, "rate_limited", "too many requests; slow down")
@@ -354,8 +364,9 @@ class Dispatcher(CommandHandlers):
 
     def _run(
         self, session: ClientSession, rid: Any, cmd: str, args: dict[str, Any]
-    ) -> dict[str, Any]:
-        """Run a checked request; only the project's own errors become error codes."""
+    ) -> dict[str, Any] | None:
+        """Run a checked request; only the project's own errors become error codes (None:
+        a PIN waits its turn, and the door sends the request again)."""
         try:
             with self._cmd_lock:
                 added = self._extra.get(cmd)
@@ -363,6 +374,11 @@ class Dispatcher(CommandHandlers):
                     result = added[0](Args(cmd, args, TOPICS))
                 else:
                     result = _HANDLERS[cmd](self, session, Args(cmd, args, TOPICS))
+        except Held as exc:
+            if not session.can_wait:
+                return error_reply(rid, exc.code, exc.message)
+            session.held = True
+            return None
         except ApiError as exc:
             return error_reply(rid, exc.code, exc.message)
         except StoreError as exc:  # a full disk: not a bug, and not a traceback per request

@@ -19,6 +19,7 @@ from kiothi_board.api.exhibit_doors import ExhibitDoors, SimDoors, install
 from kiothi_board.api.server import ApiServer
 from kiothi_board.api.service import BoardService
 from kiothi_board.clock import Clock, SystemClock
+from kiothi_board.config_tables import MqttConfig
 
 __all__ = ["DOORS", "Door", "DoorContext", "open_doors", "start_api"]
 
@@ -30,7 +31,7 @@ class DoorContext:
 
     server: ApiServer
     api: ApiConfig
-    mqtt: Mapping[str, Any] | None = None
+    mqtt: MqttConfig | None = None
     state: Callable[[], dict[str, Any]] | None = None
     stats: Callable[[], dict[str, Any]] | None = None
     web_url: Callable[[], str | None] = lambda: None
@@ -105,7 +106,7 @@ DOORS: tuple[Door, ...] = (
     Door("web", "api.web_port", lambda c: c.api.web_port is not None, _web),
     Door("serial", "api.serial", lambda c: bool(c.api.serial), _serial),
     Door("redis", "api.redis_url", lambda c: bool(c.api.redis_url), _redis),
-    Door("mqtt", "mqtt.url", lambda c: c.mqtt is not None and bool(c.mqtt["url"]), _mqtt),
+    Door("mqtt", "mqtt.url", lambda c: c.mqtt is not None and bool(c.mqtt.url), _mqtt),
 )
 
 
@@ -118,7 +119,7 @@ def _api_config(config: ApiConfig | Mapping[str, Any] | None) -> ApiConfig:
 def open_doors(
     board: BoardService,
     api: ApiConfig | Mapping[str, Any] | None,
-    mqtt: Mapping[str, Any] | None = None,
+    mqtt: MqttConfig | None = None,
     *,
     setup: Callable[[ApiServer], None] | None = None,
     stats: Callable[[], dict[str, Any]] | None = None,

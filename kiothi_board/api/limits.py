@@ -17,6 +17,7 @@ import contextlib
 import logging
 import resource
 import socket
+import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -28,6 +29,7 @@ __all__ = [
     "Conn",
     "ConnectionGuard",
     "GuardedProtocol",
+    "SummedLog",
     "bound_send_buffer",
     "descriptor_cap",
 ]
@@ -239,6 +241,30 @@ class ConnectionGuard:
     def health(self) -> dict[str, int]:
         """Open connections and what was shed, refused or timed out."""
         return {"open": len(self._conns), "max": self.max_total, **self.counts}
+
+
+class SummedLog:
+    """One kind of line, logged at most once per `interval` seconds with a count (a peer
+    that reconnects to be cut off again must not write a journal line each time)."""
+
+    def __init__(self, clock: Clock, interval: float = 10.0) -> None:
+        """Nothing logged yet: the first line goes out at once."""
+        self._clock = clock
+        self._interval = interval
+        self._next = 0.0
+        self._since = 0
+        self._lock = threading.Lock()  # sessions are cut off from the worker threads
+
+    def note(self, line: str) -> None:
+        """Log `line` now, or count it into the next one."""
+        with self._lock:
+            self._since += 1
+            now = self._clock.now()
+            if now < self._next:
+                return
+            self._next, count, self._since = now + self._interval, self._since, 0
+        more = f" (and {count - 1} more since the last such line)" if count > 1 else ""
+        log.warning("%s%s", line, more)
 
 
 class GuardedProtocol(asyncio.Protocol):

@@ -15,12 +15,24 @@ from kiothi_board.api.bounded import JsonLimits, PayloadError, loads
 from kiothi_board.api.protocol import VERSION, TooLong, encode, error_reply
 from kiothi_board.i18n import has_words, localize
 
-__all__ = ["Request", "WordedEvent", "decode_line", "parse_request"]
+__all__ = [
+    "MALFORMED_RUN",
+    "MAX_DROPPED_RUN",
+    "Request",
+    "WordedEvent",
+    "decode_line",
+    "parse_request",
+]
 
 Request = tuple[Any, str, dict[str, Any]]
 """A well-formed request: id, command, arguments."""
 
 MAX_DEPTH = 64  # a request is an object of small arguments; deeper is an attack
+MAX_DROPPED_RUN = 256
+"""Malformed lines dropped in a row (over the client's rate, no request between) before the
+client is disconnected: a peer that sends nothing else is not kept at any cost."""
+MALFORMED_RUN = "malformed lines in a row"
+"""How the reason for that disconnection ends (`{n} malformed lines in a row`)."""
 _ID_MAX = 2**53
 
 

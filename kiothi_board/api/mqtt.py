@@ -9,7 +9,9 @@ Topics, under `{prefix}/{board}/` (prefix `kiothi/v1` by default):
 - `health`, `stats`  retained, refreshed every `periodic` seconds;
 - `info`    retained: version, board id, where the board's own web twin is;
 - `cmd/<user>`  request lines from broker user `<user>`, run by the same dispatcher as
-  every other door; the replies go to `reply/<user>`.
+  every other door; the replies go to `reply/<user>`. A *retained* request is never run
+  (subscribed with MQTT 5's retain handling 2, and a retained message that comes anyway is
+  counted in `health.mqtt.retained` and dropped): it would run again at every reconnect.
 
 The broker's ACL (`kiothi_board/fleet/kiothi.acl`) lets each user write only `cmd/<its own
 name>` and read only `reply/<its own name>`; the board gives `mqtt.staff_users` control and
@@ -26,6 +28,7 @@ import contextlib
 import json
 import logging
 import queue
+import secrets
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -89,6 +92,9 @@ class MqttAdapter:
         self.reconnects = 0
         self.commands = 0
         self.refused = 0
+        self.retained = 0  # retained requests dropped (they would run at every reconnect)
+        self.takeovers = 0  # another client connected with our client id (docs/fleet.md)
+        self._lost_at: float | None = None  # when a live connection was last lost
         self._next_periodic = 0.0
         self._last_error: str | None = None
 
@@ -156,6 +162,8 @@ class MqttAdapter:
             "reconnects": self.reconnects,
             "commands": self.commands,
             "refused": self.refused,
+            "retained": self.retained,
+            "takeovers": self.takeovers,
         }
         if self._last_error:
             out["error"] = self._last_error
@@ -168,9 +176,15 @@ class MqttAdapter:
             self._last_error = f"broker refused the connection: {reason}"
             log.warning("mqtt: %s", self._last_error)
             return
-        client.subscribe(self.topic("cmd/+"), qos=1)
-        self.status = "up"
+        if self._factory is _paho_client:
+            client.subscribe(self.topic("cmd/+"), options=_no_retained())
+        else:
+            client.subscribe(self.topic("cmd/+"), qos=1)
         self._last_error = None
+        if self._lost_at is not None and self._clock.now() - self._lost_at <= _TAKEOVER_S:
+            self._taken_over()  # mosquitto 2.0 closes a taken connection without a word
+        self._lost_at = None
+        self.status = "up"
         self.connected.set()
         log.info(
             "mqtt: connected to %s as board %s",
@@ -182,12 +196,23 @@ class MqttAdapter:
     def _on_disconnect(
         self, client: Any, userdata: Any, flags: Any, reason: Any, props: Any
     ) -> None:
+        if getattr(reason, "value", None) == _TAKEN_OVER and not self._stop.is_set():
+            self._taken_over()  # an MQTT 5 broker that says so
+        elif self.connected.is_set() and not self._stop.is_set():
+            self._lost_at = self._clock.now()  # a live broker that takes us back at once:
+            log.warning("mqtt: broker connection lost (%s); reconnecting", reason)
         if self.connected.is_set() and not self._stop.is_set():
             self.reconnects += 1
-            log.warning("mqtt: broker connection lost (%s); reconnecting", reason)
         self.connected.clear()
         if not self._stop.is_set():
             self.status = "down"
+
+    def _taken_over(self) -> None:
+        """Another client connected with our client id: a board with the same id and user,
+        or an account the broker let choose any id (ship use_username_as_clientid)."""
+        self.takeovers += 1
+        self._last_error = "another client connected with this board's client id"
+        log.warning("mqtt: %s (%d times)", self._last_error, self.takeovers)
 
     def _on_message(self, client: Any, userdata: Any, message: Any) -> None:
         """A request line on `cmd/<user>` (paho's network thread)."""
@@ -196,6 +221,9 @@ class MqttAdapter:
         user = topic[len(prefix) :] if topic.startswith(prefix) else ""
         if not BOARD_ID.match(user):
             self.refused += 1
+            return
+        if getattr(message, "retain", False):
+            self.retained += 1  # an old request kept by the broker, not one sent now
             return
         self.commands += 1
         self._dispatcher.handle_line(self.sessions.session(user), bytes(message.payload))
@@ -309,6 +337,8 @@ def _redacted(url: str) -> str:
 
 
 _TOPIC_ROOM = 1024  # a command's topic and MQTT headers, beside its max_line payload
+_TAKEN_OVER = 142  # MQTT 5 DISCONNECT reason "Session taken over"
+_TAKEOVER_S = 3.0  # lost, then taken back this soon: the broker was up and dropped us
 
 
 def _connect_options(max_line: int) -> dict[str, Any]:
@@ -322,6 +352,13 @@ def _connect_options(max_line: int) -> dict[str, Any]:
     return {"clean_start": True, "properties": props}
 
 
+def _no_retained() -> Any:
+    """Subscribe options: QoS 1, and retained messages not sent (MQTT 5 retain handling 2)."""
+    from paho.mqtt.subscribeoptions import SubscribeOptions
+
+    return SubscribeOptions(qos=1, retainHandling=SubscribeOptions.RETAIN_DO_NOT_SEND)
+
+
 def _paho_client(s: MqttSettings) -> Any:
     """A paho-mqtt 2 client for `s` (imported lazily: MQTT is optional)."""
     try:
@@ -332,9 +369,10 @@ def _paho_client(s: MqttSettings) -> Any:
             "mqtt.url is set but paho-mqtt is not installed (pip install 'kiothi-board[mqtt]')"
         ) from exc
     # MQTT 5: its Maximum Packet Size lets the broker drop an oversized command for us.
-    client = mqtt.Client(
-        CallbackAPIVersion.VERSION2, client_id=f"kiothi-board-{s.board_id}", protocol=mqtt.MQTTv5
-    )
+    # A random suffix: an account that knows the board id cannot take its connection by
+    # connecting with the same client id (the broker drops the older of two).
+    client_id = f"kiothi-board-{s.board_id}-{secrets.token_hex(8)}"
+    client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id, protocol=mqtt.MQTTv5)
     # Bounded: paho keeps unsent QoS 1 messages in memory while the broker is away.
     client.max_queued_messages_set(s.queue_size)
     user = s.username or urlsplit(s.url).username

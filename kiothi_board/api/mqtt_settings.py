@@ -8,11 +8,10 @@ from __future__ import annotations
 import os
 import re
 import socket
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 from urllib.parse import urlsplit
 
+from kiothi_board.config_tables import MqttConfig
 from kiothi_board.errors import ConfigError
 
 __all__ = ["BOARD_ID", "MqttSettings", "check_board_id", "mqtt_settings", "parse_broker_url"]
@@ -52,28 +51,28 @@ class MqttSettings:
         return f"{self.prefix}/{self.board_id}"
 
 
-def mqtt_settings(cfg: Mapping[str, Any], *, web_url: str | None = None) -> MqttSettings:
+def mqtt_settings(cfg: MqttConfig, *, web_url: str | None = None) -> MqttSettings:
     """The daemon's `[mqtt]` table as settings; an empty `board_id` is the host name."""
-    board = cfg["board_id"] or re.sub(r"[^A-Za-z0-9_-]", "-", socket.gethostname())[:64]
+    board = cfg.board_id or re.sub(r"[^A-Za-z0-9_-]", "-", socket.gethostname())[:64]
     check_board_id(board)
-    parse_broker_url(cfg["url"])
-    if cfg["tls_ca"] and not os.path.isfile(cfg["tls_ca"]):
-        raise ConfigError(f"mqtt.tls_ca: {cfg['tls_ca']!r} is not a readable file")
+    parse_broker_url(cfg.url)
+    if cfg.tls_ca and not os.path.isfile(cfg.tls_ca):
+        raise ConfigError(f"mqtt.tls_ca: {cfg.tls_ca!r} is not a readable file")
     return MqttSettings(
-        url=cfg["url"],
+        url=cfg.url,
         board_id=board,
-        prefix=cfg["prefix"],
-        username=cfg["username"] or None,
-        password=cfg["password"] or None,
-        tls_ca=cfg["tls_ca"] or None,
-        keepalive=cfg["keepalive"],
-        periodic=float(cfg["periodic_s"]),
-        queue_size=cfg["queue"],
-        max_clients=cfg["max_clients"],
-        discovery=cfg["discovery"],
-        discovery_prefix=cfg["discovery_prefix"],
+        prefix=cfg.prefix,
+        username=cfg.username or None,
+        password=cfg.password or None,
+        tls_ca=cfg.tls_ca or None,
+        keepalive=cfg.keepalive,
+        periodic=float(cfg.periodic_s),
+        queue_size=cfg.queue,
+        max_clients=cfg.max_clients,
+        discovery=cfg.discovery,
+        discovery_prefix=cfg.discovery_prefix,
         web_url=web_url,
-        staff_users=frozenset(cfg["staff_users"]),
+        staff_users=frozenset(cfg.staff_users),
     )
 
 

@@ -22,7 +22,8 @@ from kiothi_board.api.access import AccessPolicy, is_loopback
 from kiothi_board.api.api_config import ApiConfig
 from kiothi_board.api.authlimit import AuthLimiter
 from kiothi_board.api.dispatcher import ClientSession, Dispatcher
-from kiothi_board.api.limits import ConnectionGuard, bound_send_buffer
+from kiothi_board.api.limits import ConnectionGuard, SummedLog, bound_send_buffer
+from kiothi_board.api.lines import MALFORMED_RUN
 from kiothi_board.api.protocol import LineFramer, encode
 from kiothi_board.api.service import BoardService
 from kiothi_board.api.unix_path import prepare_unix_path, remove_our_socket, socket_identity
@@ -36,6 +37,7 @@ log = logging.getLogger(__name__)
 
 
 _loopback = is_loopback  # kept for callers of the old name
+_BATCH = 256  # lines handled per trip to the command worker: others' commands run between
 
 
 def _peer_of(writer: asyncio.StreamWriter, transport: str) -> tuple[str | None, str]:
@@ -137,6 +139,7 @@ class ApiServer:
         self.stats_csv: Callable[[str | None, str | None], str] | None = None
         self.stats_today: Callable[[], str] | None = None
         self._closed = False
+        self._malformed_log = SummedLog(clock)
 
     # ------------------------------------------------------------------ lifecycle
     def _run(self) -> None:
@@ -288,17 +291,54 @@ class ApiServer:
             over = cut_off
 
             def on_over(reason: str) -> None:
-                log.warning("api: %s client %s disconnected: %s", transport, peer, reason)
+                said = f"api: {transport} client {peer} disconnected: {reason}"
+                if reason.endswith(MALFORMED_RUN):  # a peer may reconnect for more: summed
+                    self._malformed_log.note(said)
+                else:
+                    log.warning("%s", said)
                 loop.call_soon_threadsafe(over, reason)
 
         session = self.dispatcher.open_session(
             transport, peer, trusted=trusted, wake=waker, on_over=on_over, pending=pending
         )
+        session.can_wait = True  # `dispatch` lets a held PIN wait its turn
         return session, wake
 
     async def dispatch(self, session: ClientSession, line: Any) -> None:
-        """Run one line through the dispatcher on the command worker."""
+        """Run one line through the dispatcher on the command worker; a PIN over the limits
+        (`session.held`) waits its turn here, blocking only its own client, then runs again."""
         await self.loop.run_in_executor(self._worker, self.dispatcher.handle_line, session, line)
+        if session.held:
+            session.held = False
+            if await self.access.wait_turn(session.peer, session.alive):
+                await self.loop.run_in_executor(
+                    self._worker, self.dispatcher.handle_line, session, line
+                )
+
+    async def dispatch_lines(self, session: ClientSession, lines: list[Any]) -> None:
+        """`dispatch` for the lines of one read, a batch per trip to the command worker (a
+        trip per line cost a flood of `{}` most of a core); a held PIN waits between."""
+        done = 0
+        while done < len(lines):
+            done = await self.loop.run_in_executor(
+                self._worker, self._handle_batch, session, lines, done
+            )
+            if session.held:  # lines[done - 1] waits its turn, then runs again
+                session.held = False
+                if await self.access.wait_turn(session.peer, session.alive):
+                    await self.dispatch(session, lines[done - 1])
+
+    def _handle_batch(self, session: ClientSession, lines: list[Any], start: int) -> int:
+        """Handle lines from `start` (on the worker) up to a held one, a cut-off or
+        _BATCH of them; returns the index after the last one handled."""
+        end = min(len(lines), start + _BATCH)
+        for i in range(start, end):
+            if session.outbox.over is not None:
+                return len(lines)  # cut off: what it sent after is not worth an answer
+            self.dispatcher.handle_line(session, lines[i])
+            if session.held:
+                return i + 1
+        return end
 
     async def pump(
         self,
@@ -342,6 +382,7 @@ class ApiServer:
             pending=wire.get_write_buffer_size,
         )
         conn.control = lambda: session.role == "control"
+        session.alive = lambda: not (wire.is_closing() or reader.at_eof())
 
         async def send(lines: list[bytes]) -> None:
             writer.write(b"".join(lines))
@@ -355,10 +396,9 @@ class ApiServer:
                 if not data:
                     break
                 self.guard.touch(conn)
-                for line in framer.feed(data):
-                    if session.outbox.over is not None:
-                        break  # cut off: what it sent after is not worth an answer
-                    await self.dispatch(session, line)
+                await self.dispatch_lines(session, framer.feed(data))
+                if session.outbox.over is not None:
+                    break  # cut off: what it sent after is not worth reading
         except (ConnectionError, asyncio.IncompleteReadError):
             pass
         finally:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 
 from kiothi_board.api.budget import Outbox
 from kiothi_board.clock import Clock, SystemClock
@@ -61,6 +62,12 @@ class ClientSession:
         # Why this door takes no secret (MQTT: everyone on the broker may read the bus), or
         # None: a token, PIN or ticket sent here would be readable by others.
         self.no_secrets: str | None = None
+        # A door on the API's loop may let a PIN over the limits wait its turn (`can_wait`);
+        # `held` says the last request did, `alive` whether the client is still there.
+        self.dropped_run = 0  # malformed lines dropped since its last request (lines.py)
+        self.can_wait = False
+        self.held = False
+        self.alive: Callable[[], bool] = lambda: not self.closed
 
     def __repr__(self) -> str:
         return f"ClientSession({self.transport!r}, {self.peer!r}, role={self.role!r}, id={self.id})"

@@ -17,10 +17,11 @@ from typing import Any, Protocol
 
 from aiohttp import WSMsgType, web
 
-from kiothi_board.api.access import AccessPolicy, cookie_name
+from kiothi_board.api.access import AccessPolicy, Held, cookie_name
 from kiothi_board.api.api_config import ApiConfig
 from kiothi_board.api.catalog_route import add_catalog_routes
 from kiothi_board.api.dispatcher import ClientSession, Dispatcher
+from kiothi_board.api.headers import SECURITY_HEADERS
 from kiothi_board.api.limits import Conn, ConnectionGuard, GuardedProtocol
 from kiothi_board.api.protocol import ApiError, TooLong
 
@@ -64,14 +65,7 @@ class WebHost(Protocol):
 
 log = logging.getLogger(__name__)
 
-_HEADERS = {
-    # The pages load nothing from elsewhere; a strict policy keeps it that way.
-    "Content-Security-Policy": "default-src 'self'; connect-src 'self' ws: wss:; "
-    "img-src 'self' data:; style-src 'self'; script-src 'self'; frame-ancestors 'none'",
-    "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "no-referrer",
-    "Cache-Control": "no-cache",
-}
+_HEADERS = SECURITY_HEADERS
 
 
 _STATUS = {"unauthorized": 401, "rate_limited": 429, "bad_args": 400}
@@ -106,9 +100,7 @@ class _Web:
             token, pin = (
                 v if isinstance(v := body.get(k), str) else None for k in ("token", "pin")
             )
-            ticket = self.access.authenticate(
-                request.remote or "?", token=token, pin=pin, purpose="cookie"
-            )
+            ticket = await self._authenticate(request, token, pin)
         except (ValueError, ApiError) as exc:
             err = exc if isinstance(exc, ApiError) else ApiError("bad_args", "not JSON")
             status = _STATUS.get(err.code, 400)
@@ -121,6 +113,17 @@ class _Web:
             max_age=int(self.server.config.session_ttl),
         )  # fmt: skip
         return response
+
+    async def _authenticate(self, request: web.Request, token: str | None, pin: str | None) -> str:
+        """The cookie's ticket; a PIN over the limits waits its turn first (`Held`)."""
+        peer = request.remote or "?"
+        try:
+            return self.access.authenticate(peer, token=token, pin=pin, purpose="cookie")
+        except Held:
+            wire = request.transport
+            if not await self.access.wait_turn(peer, lambda: not _gone(wire)):
+                raise
+            return self.access.authenticate(peer, token=token, pin=pin, purpose="cookie")
 
     def _open(self, request: web.Request, ws: web.WebSocketResponse) -> tuple[ClientSession, Any]:
         """The WebSocket's session: its role from the cookie and Origin, its budget, its slot."""
@@ -142,6 +145,7 @@ class _Web:
             pending=wire.get_write_buffer_size,
         )  # fmt: skip
         session.locked = foreign  # a page of another site may never take control
+        session.alive = lambda: not (ws.closed or _gone(wire))
         conn = self.guard.by_key.get(wire)
         if conn is not None:
             conn.http = False  # a WebSocket now: the idle timeout applies
@@ -217,6 +221,11 @@ class _Web:
             for key, value in _HEADERS.items():
                 response.headers.setdefault(key, value)
         return response
+
+
+def _gone(wire: asyncio.BaseTransport | None) -> bool:
+    """Whether a request's connection went away (a held PIN then has nothing compared)."""
+    return wire is None or wire.is_closing()
 
 
 def _local_port(request: web.Request) -> int | None:

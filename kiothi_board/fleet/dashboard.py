@@ -33,6 +33,7 @@ from aiohttp import WSCloseCode, WSMsgType, web
 from kiothi_board.api.authlimit import AuthLimiter
 from kiothi_board.api.bounded import JsonLimits, PayloadError, loads
 from kiothi_board.api.catalog_route import add_catalog_routes
+from kiothi_board.api.headers import SECURITY_HEADERS
 from kiothi_board.api.limits import ConnectionGuard, GuardedProtocol
 from kiothi_board.clock import SystemClock
 from kiothi_board.fleet.hub import FleetHub
@@ -46,13 +47,7 @@ log = logging.getLogger(__name__)
 
 WEB_ROOT = Path(__file__).with_name("web")
 
-_HEADERS = {
-    "Content-Security-Policy": "default-src 'self'; connect-src 'self' ws: wss:; "
-    "img-src 'self' data:; style-src 'self'; script-src 'self'; frame-ancestors 'none'",
-    "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "no-referrer",
-    "Cache-Control": "no-cache",
-}
+_HEADERS = SECURITY_HEADERS  # the board's web door sends the same
 
 
 # Staff actions: the page's name -> (board command, how to build its args from `value`).
@@ -74,10 +69,11 @@ _PAGE_JSON = JsonLimits(max_bytes=_MAX_MESSAGE, max_depth=4)  # {"action", "boar
 
 
 class StaffGate:
-    """The staff token's check: wrong guesses spend from a bucket per source address and
-    one for everyone (`AuthLimiter`, as on the board), so a hundred WebSockets from one
-    address, or from a hundred, guess no faster than one (a per-socket delay let 100
-    sockets make 98 guesses a second)."""
+    """The staff token's check: the right token always gets in; wrong guesses spend from a
+    bucket per source address and one for everyone (`AuthLimiter`, as on the board), and
+    over them are answered a second late, so a hundred WebSockets from one address, or from
+    a hundred, are told "wrong" no faster than one (a per-socket delay let 100 sockets make
+    98 guesses a second)."""
 
     def __init__(self, token: str | None, limiter: AuthLimiter | None = None) -> None:
         self._token = token
@@ -94,10 +90,11 @@ class StaffGate:
         """`control`, or why not: `no staff token is set`, `rate_limited`, `wrong token`."""
         if not self._token:
             return "no staff token is set"
-        if not self.limiter.allow(peer):
-            return "rate_limited"
+        # Compared first: the right token (16+ characters, unguessable) is never refused.
         if isinstance(given, str) and hmac.compare_digest(given.encode(), self._token.encode()):
             return "control"
+        if not self.limiter.allow(peer):
+            return "rate_limited"
         self.limiter.failed(peer, "fleet token")
         return "wrong token"
 

@@ -63,7 +63,7 @@ def test_a_failure_storm_is_logged_in_summaries(caplog: pytest.LogCaptureFixture
     clock.advance(10.0)
     limiter.failed("127.0.0.1:1", "token")
     lines = [r.getMessage() for r in caplog.records]
-    assert len(lines) == 2 and "495 refused unchecked, 5 wrong token from 1 address(es)" in lines[1]
+    assert len(lines) == 2 and "495 over the limits, 5 wrong token from 1 address(es)" in lines[1]
     assert peer_host("[::1]:80") == "::1" and peer_host("::1") == "::1"
 
 

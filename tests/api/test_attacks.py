@@ -253,4 +253,4 @@ def test_wrong_tokens_from_20_connections_are_throttled_and_logged(
     log = d.log()
     # summed (issue 21): one line a minute, not one per failure
     assert log.count("api: authentication:") <= 1 + elapsed / 60 + 1, log
-    assert "refused unchecked" in log and "guess" not in log and TOKEN not in log
+    assert "over the limits" in log and "guess" not in log and TOKEN not in log

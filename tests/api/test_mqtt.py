@@ -200,3 +200,36 @@ def test_dashboard_actions_need_the_staff_token_and_send_real_commands() -> None
     assert ok == {"type": "role", "role": "control"}
     _handle(action, Hub(), gate, role)  # type: ignore[arg-type]
     assert sent == [("b1", "settings.set", {"brightness": 0.3})]
+
+
+def test_a_retained_request_is_not_run_at_connect(tmp_path: Path, mosquitto: Mosquitto) -> None:
+    """Issue 30 item 7: a request published with `retain` stays on the broker; the old code
+    ran it at every (re)connect (here: the board's first connect set the brightness)."""
+    prefix = f"kiothi-test-{uuid.uuid4().hex[:8]}/v1"
+    base = f"{prefix}/b1"
+    w = Watcher(f"{base}/#", mosquitto.port)
+    request = {"id": 1, "cmd": "settings.set", "args": {"brightness": 0.75}}
+    w.client.publish(f"{base}/cmd/ops", json.dumps(request), qos=1, retain=True).wait_for_publish(
+        10
+    )
+    cfg = validate(
+        {
+            "game": {"mode": "two"},
+            "api": {"tcp_port": 0, "web_port": 0},
+            "mqtt": {"url": mosquitto.url, "board_id": "b1", "prefix": prefix,
+                     "staff_users": ["ops"], "periodic_s": 1},
+        }
+    )  # fmt: skip
+    for _start in range(2):  # a connect, then a reconnect of a restarted board
+        daemon = Daemon(cfg, sim=True, state_dir=str(tmp_path))
+        try:
+            w.wait(f"{base}/status", lambda p: p == b"online")  # subscribed before it says so
+            w.client.publish(f"{base}/cmd/ops", json.dumps({"id": 2, "cmd": "settings.get"}))
+            got = json.loads(w.wait(f"{base}/reply/ops", lambda p: b'"id":2' in p))
+            assert got["result"]["settings"]["brightness"] == 0.3, (_start, got)  # the default
+            w.client.publish(f"{base}/cmd/ops", json.dumps({"id": 3, "cmd": "health"}))
+            health = json.loads(w.wait(f"{base}/reply/ops", lambda p: b'"id":3' in p))
+            assert health["result"]["mqtt"]["commands"] == 2  # settings.get and health only
+        finally:
+            daemon.close()
+    w.close()

@@ -11,12 +11,14 @@ from pathlib import Path
 
 import pytest
 
+from kiothi_board.fleet.acl import SHIPPED_CONF
 from kiothi_board.fleet.acl import fleet_acl as acl_for
 from tests.conftest import Mosquitto, free_port
 from tests.conftest import wait_until as poll_until
 
 USERS = {
     "staff": "staff-secret-pass",  # in every board's mqtt.staff_users: controls
+    "frontdesk": "frontdesk-pass",  # staff too: a staff tool beside the dashboard
     "display": "display-pass",  # reads what the boards publish; a spectator on cmd/display
     "homeassistant": "ha-pass",
     "b1": "b1-pass",  # each board writes only under its own name
@@ -40,11 +42,28 @@ def wait_until(pred: Callable[[], object], timeout: float, what: str) -> None:
         raise AssertionError(f"timed out after {timeout} s waiting for {what}")
 
 
-class Broker(Mosquitto):
-    """A mosquitto on a free loopback port, with the fleet's users and ACL."""
+# Lines of the shipped config the tests' broker does not take: the deployment's own (port,
+# certificates, file paths: the fixture has its own), and max_packet_size, because the
+# bounds tests send the board and the dashboard what a broker without it lets through.
+_NOT_HERE = (
+    "listener", "cafile", "certfile", "keyfile", "password_file", "acl_file", "max_packet_size",
+)  # fmt: skip
 
-    def __init__(self, root: Path) -> None:
-        super().__init__(root, USERS, ACL)
+
+def shipped_policy() -> tuple[str, ...]:
+    """The shipped broker config's policy lines (`allow_anonymous false`,
+    `use_username_as_clientid true`)."""
+    text = SHIPPED_CONF.read_text()
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip() and not ln.startswith("#")]
+    return tuple(ln for ln in lines if ln.split()[0] not in _NOT_HERE)
+
+
+class Broker(Mosquitto):
+    """A mosquitto on a free loopback port, with the fleet's users, ACL and the shipped
+    config's policy (`shipped=False`: without it, to show what it prevents)."""
+
+    def __init__(self, root: Path, *, shipped: bool = True) -> None:
+        super().__init__(root, USERS, ACL, shipped_policy() if shipped else ())
 
 
 @pytest.fixture
@@ -78,7 +97,7 @@ class BoardProcess:
             f'[mqtt]\nurl = "{broker_url}"\nboard_id = "{name}"\n'
             f'username = "{name}"\npassword = "{USERS.get(name, "")}"\n'
             f"keepalive = {keepalive}\nperiodic_s = 1\n"
-            + ('staff_users = ["staff"]\n' if staff else "")
+            + ('staff_users = ["staff", "frontdesk"]\n' if staff else "")
         )
         self.proc: subprocess.Popen[bytes] | None = None
 
