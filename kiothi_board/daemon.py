@@ -176,7 +176,8 @@ class Daemon:
         )
         loop = board.loop
         self.exhibition.measure(loop.ask, loop.ticks, loop.frames)
-        loop.on_tick += [self.inputs.poll, self.exhibition.tick, self._autoplay, self._ping]
+        loop.sources.append(self.inputs.poll)  # polled at the top of each turn
+        loop.on_tick += [self.exhibition.tick, self._autoplay, self._ping]
         return board
 
     def _start_inputs(self) -> None:

@@ -228,12 +228,15 @@ class Exhibition:
     def health(self) -> dict[str, Any]:
         """The exhibit's part of the API `health` event."""
         d = self.director
-        status, faults = self.on_loop(lambda: (d.status(), dict(d.faults)))
+        # The loop's meters change with every turn: read on the loop, as the director is.
+        status, faults, rates, frames = self.on_loop(
+            lambda: (d.status(), dict(d.faults), self.loop.to_json(), self.frames.to_json())
+        )
         return {
             **status,
             "uptime": round(self._clock.now() - self.started, 3),
-            "loop": self.loop.to_json(),
-            "frames": self.frames.to_json(),
+            "loop": rates,
+            "frames": frames,
             **self.probe.to_json(self._state_dir),
             "input_faults": faults["input_faults"],
             "link": self._link(),
