@@ -42,3 +42,33 @@ def test_health_reads_the_loops_meters_on_the_loop(tmp_path: Path) -> None:
         assert readers and set(readers) == {loop._thread.ident}, (readers, loop._thread.ident)
     finally:
         daemon.close()
+
+
+def test_a_hook_that_feeds_and_waits_on_the_loops_thread_takes_the_queue_in_order() -> None:
+    """A hook runs on the loop's thread: what it feeds is queued (not taken inside the tick),
+    and a call it waits for is taken after everything queued before it, however much."""
+    from kiothi_board.board import Board
+    from kiothi_board.hardware.fakes import FakePixelSink
+    from kiothi_board.hardware.protocols import InputEvent
+    from kiothi_board.store.memory import MemoryStore
+
+    clock = FakeClock(5.0)
+    board = Board(sink=FakePixelSink(), clock=clock, store=MemoryStore(), resume=False)
+    seen: list[str] = []
+    board.loop.notice_listeners.add(lambda notice: seen.append(type(notice).__name__))
+    answers: list[int] = []
+
+    def hook() -> None:
+        if answers:
+            return
+        for _ in range(300):  # more than a turn takes at once
+            board.loop.feed(InputEvent("released", 3, clock.now()))
+        assert "Inputted" not in seen, "an input was taken inside the tick"
+        answers.append(len(board.glance().settings.humans))  # waits on the loop's thread
+
+    board.loop.on_tick.append(hook)
+    try:
+        board.tick()
+        assert answers and seen.count("Inputted") == 300, seen[:5]
+    finally:
+        board.close()

@@ -172,10 +172,13 @@ class BoardLoop:
             poll()
 
     def _take(self, until: Future[Any] | None = None, limit: int = 256) -> None:
-        """Take what is queued (at most `limit` items; with `until`, until it is done)."""
-        for _ in range(limit):
+        """Take what is queued: at most `limit` items (the running loop ticks between), or
+        with `until` every item up to that call's, however many are before it."""
+        taken = 0
+        while until is not None or taken < limit:
             if until is not None and until.done():
                 return
+            taken += 1
             try:
                 item = self._queue.get_nowait()
             except queue.Empty:
@@ -319,7 +322,7 @@ class BoardLoop:
         """Take inputs and tick until `stop()` (on the calling thread, which owns the game
         from now on). A signal handler may call `stop()`: it only sets a flag and puts a
         wake-up on a queue made for that."""
-        self._owner, self._running = threading.get_ident(), True
+        self._own()
         clock, period = self.clock, self.period
         next_tick = clock.now()
         try:
@@ -341,6 +344,11 @@ class BoardLoop:
             self._owner, self._running = None, False
             self._refuse_queued()
 
+    def _own(self) -> None:
+        """This thread runs the loop from now on (after a caller's turn, if one is taken)."""
+        with self._turns:
+            self._owner, self._running = threading.get_ident(), True
+
     def _refuse_queued(self) -> None:
         """Answer what was queued when the loop stopped: calls fail, inputs are dropped."""
         while True:
@@ -357,7 +365,7 @@ class BoardLoop:
             started = threading.Event()
 
             def run() -> None:
-                self._owner, self._running = threading.get_ident(), True
+                self._own()
                 started.set()
                 self.run()
 
