@@ -31,6 +31,7 @@ from kiothi_board.errors import ConfigError
 from kiothi_board.exhibition import Exhibition
 from kiothi_board.guide import PALETTES
 from kiothi_board.hardware.fakes import FakePitInput
+from kiothi_board.i18n import use_folders, venue_folder
 from kiothi_board.players import AIFactory
 from kiothi_board.sdnotify import Notifier
 from kiothi_board.startup import open_game
@@ -96,6 +97,7 @@ class Daemon:
         self.hands: FakePitInput | None = None
         self.notifier = notifier or Notifier()
         self.state_dir = Path(state_dir or default_state_dir())
+        use_folders(venue_folder(self.state_dir))  # the venue's own catalogs first
         self.simulated = sim
         self._closed = False
         self._resources: list[Any] = []
@@ -180,7 +182,8 @@ class Daemon:
         )
         loop = board.loop
         self.exhibition.measure(loop.ask, loop.ticks, loop.frames)
-        loop.on_tick += [self.inputs.poll, self.exhibition.tick, self._autoplay, self._ping]
+        loop.sources.append(self.inputs.poll)  # polled at the top of each turn
+        loop.on_tick += [self.exhibition.tick, self._autoplay, self._ping]
         return board
 
     def _start_inputs(self) -> None:

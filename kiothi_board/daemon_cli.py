@@ -22,7 +22,7 @@ from kiothi_board.daemon import Daemon
 from kiothi_board.errors import ConfigError, DriverFallback, KiothiError
 from kiothi_board.hardware.fakes import FakePitInput
 from kiothi_board.helptext import DefaultsFormatter
-from kiothi_board.i18n import Msg
+from kiothi_board.i18n import Msg, use_folders, venue_folder
 
 if TYPE_CHECKING:
     from kiothi_board.sim import SimKeys, TerminalView
@@ -229,6 +229,8 @@ def _traced(daemon: Daemon, draw: OnTick | None) -> OnTick:
 
 def _start(args: argparse.Namespace) -> Daemon | int:
     """Load the configuration and build the daemon, or the exit code saying why not."""
+    # The venue's own catalogs first (docs/translating.md): `[board] languages` may name them.
+    use_folders(venue_folder(state_dir(args) or default_state_dir()))
     try:
         config = load(args.config)
     except ConfigError as exc:

@@ -229,14 +229,17 @@ class Exhibition:
         """The exhibit's part of the API `health` event: `degraded` while the input link
         (the co-processor) is not up, for no press reaches the board then."""
         d = self.director
-        status, faults = self.on_loop(lambda: (d.status(), dict(d.faults)))
+        # The loop's meters change with every turn: read on the loop, as the director is.
+        status, faults, rates, frames = self.on_loop(
+            lambda: (d.status(), dict(d.faults), self.loop.to_json(), self.frames.to_json())
+        )
         link = self._link()
         return {
             "status": "ok" if link is None or link["state"] == "up" else "degraded",
             **status,
             "uptime": round(self._clock.now() - self.started, 3),
-            "loop": self.loop.to_json(),
-            "frames": self.frames.to_json(),
+            "loop": rates,
+            "frames": frames,
             **self.probe.to_json(self._state_dir),
             "input_faults": faults["input_faults"],
             "link": link,

@@ -2,19 +2,25 @@
 
 Every input enters one queue: pit and control events (GPIO, the co-processor, the
 simulator's keys, a press from the page or the API), the co-processor link's state, and
-calls (the API's commands and queries, fake time). The loop takes one at a time and walks
-it through the parts once, in this order (docs/architecture.md, "One press"):
+calls (the API's commands and queries, fake time). The inputs that must be polled (the
+pins' debouncers) are the loop's `sources`: at the top of each turn it polls them, and what
+they find is queued like every other input, on the loop's own thread too. Then it takes
+what is queued, one at a time, and walks each through the parts once, in this order
+(docs/architecture.md, "One press"):
 
     attendant decides -> controller handles -> attendant observes -> frame composed
     -> sink shows -> one store transaction -> API publishes
 
 and at `tick_hz` it does the same for the clock's tick. The controller and the director
 return what they did and call nobody; only this loop calls the sink, the journal and the
-listeners. Threads outside the loop only put inputs on the queue (and wait for a call's
-answer) or read `shown`, the frame of the moment.
+listeners. Threads outside the loop put inputs on the queue (and wait for a call's
+answer), read `shown`, the frame of the moment, and read the store (thread-safe, off the
+loop so that a long query never holds up the rings); all else is read through `ask`.
 
-Run by nobody (a test, a tool), the loop takes each input at once on the caller's thread,
-one caller at a time.
+Run by nobody (a test, a tool), the caller's thread takes the queue's turn itself, one
+caller at a time: an input or a call is queued, then the queue is drained on that thread
+(`tick()` polls the sources first). An input queued by the thread that is taking the queue
+(a hook, a source) waits its turn in the queue; nothing is ever taken inside another step.
 
 The store transaction comes after the rings change and before anyone is told: a press
 lights the next step without waiting for an fsync, and no client ever hears of a step
@@ -27,7 +33,6 @@ from __future__ import annotations
 import logging
 import queue
 import threading
-from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass
@@ -104,15 +109,15 @@ class BoardLoop:
         self.ticking = ticking
         self.listeners: Listeners[dict[str, Any]] = Listeners("the API events")
         self.notice_listeners: Listeners[Notice] = Listeners("the board's notices")
+        self.sources: list[Callable[[], None]] = []  # polled at the top of each turn
         self.on_tick: list[Callable[[], None]] = []  # run after each tick, on the loop
         self.frames = RateMeter()
         self.ticks = RateMeter()
         self.stopping = False
         self._queue: queue.SimpleQueue[Item] = queue.SimpleQueue()
-        self._owner: int | None = None
-        self._inline = threading.RLock()
-        self._busy = False
-        self._later: deque[Item] = deque()
+        self._owner: int | None = None  # the thread taking the queue now
+        self._running = False  # run() owns the queue (else callers take turns)
+        self._turns = threading.Lock()  # one caller at a time, when nobody runs the loop
         self._thread: threading.Thread | None = None
         self._store_log_seconds = store_log_seconds
         self._store_logged = -store_log_seconds
@@ -123,7 +128,7 @@ class BoardLoop:
 
     # ------------------------------------------------------------------ inputs
     def feed(self, event: InputEvent) -> None:
-        """An input event from any thread (the pit input's handler)."""
+        """An input event from any thread (the pit input's handler): queued."""
         self._submit(event)
 
     def link_changed(self, change: LinkChange) -> None:
@@ -134,27 +139,51 @@ class BoardLoop:
         """Run `fn` (a command of the controller's) on the loop, finish the Step it returns
         and return the step's result; what `fn` raises is raised here, after the step."""
         future: Future[Any] = Future()
-        self._submit(_Call(fn, future))
+        self._submit(_Call(fn, future), future)
         return future.result()
 
     def ask(self, fn: Callable[[], T]) -> T:
         """Run `fn` (a query) on the loop and return what it returns."""
         future: Future[T] = Future()
-        self._submit(_Call(fn, future))
+        self._submit(_Call(fn, future), future)
         return future.result()
 
-    def _submit(self, item: Item) -> None:
-        running = self._owner is not None
-        if running and threading.get_ident() != self._owner:
-            self._queue.put(item)
-            return
-        with self._inline:  # nobody runs the loop (or this is its thread): take it now
-            if self._busy:
-                self._later.append(item)  # a hook fed an input mid-step: after this one
+    def _submit(self, item: Item, future: Future[Any] | None = None) -> None:
+        """Queue `item`. The loop's own thread takes a call it waits for (and what was queued
+        before it) now; nobody running the loop, the caller takes the queue's turn."""
+        self._queue.put(item)
+        if threading.get_ident() == self._owner:
+            if future is not None:  # a hook or fake time waits for its call
+                self._take(future)
+        elif not self._running:
+            self._turn(lambda: self._take(future))
+
+    def _turn(self, fn: Callable[[], None]) -> None:
+        """Run `fn` as the thread that takes the queue (nobody runs the loop)."""
+        with self._turns:
+            self._owner = threading.get_ident()
+            try:
+                fn()
+            finally:
+                self._owner = None
+
+    def _poll(self) -> None:
+        for poll in self.sources:
+            poll()
+
+    def _take(self, until: Future[Any] | None = None, limit: int = 256) -> None:
+        """Take what is queued: at most `limit` items (the running loop ticks between), or
+        with `until` every item up to that call's, however many are before it."""
+        taken = 0
+        while until is not None or taken < limit:
+            if until is not None and until.done():
+                return
+            taken += 1
+            try:
+                item = self._queue.get_nowait()
+            except queue.Empty:
                 return
             self._process(item)
-            while self._later:
-                self._process(self._later.popleft())
 
     def _process(self, item: Item) -> None:
         if isinstance(item, InputEvent):
@@ -187,12 +216,21 @@ class BoardLoop:
         self._finish(Step.joined(self._act(a) for a in actions))
 
     def tick(self) -> None:
-        """One tick of the clock: the controller's timers, then the attendant's."""
-        if self._owner is not None and threading.get_ident() != self._owner:
-            self.call(self._tick)
-            return
-        with self._inline:
-            self._tick()
+        """One turn with a tick of the clock: the sources polled, what is queued taken, then
+        the controller's timers and the attendant's (what the running loop does `tick_hz`
+        times a second)."""
+        if threading.get_ident() == self._owner:
+            self._ticked()
+        elif self._running:
+            self.ask(self._ticked)
+        else:
+            self._turn(self._ticked)
+
+    def _ticked(self) -> None:
+        self._poll()
+        self._take()
+        self._tick()
+        self._take()  # what the hooks queued
 
     def _tick(self) -> None:
         self.ticks.mark(self.clock.now())
@@ -228,28 +266,24 @@ class BoardLoop:
 
     def _finish(self, step: Step) -> None:
         """After the controller: observe, compose, show, write, publish."""
-        self._busy = True
-        try:
-            if step.frame is not None:
-                self._game_frame = step.frame
-            director = self.director
-            counts: dict[str, dict[str, int]] = {}
-            if director is not None:
-                director.observe(step.notices)
-                counts = director.take_counts()
-                frame, level = director.compose(self._game_frame)
-            else:
-                frame, level = self._game_frame, 1.0
-            self._settings(step)
-            out = frame.dim(level)
-            if out != self._sunk:
-                self.sink.show(out)
-                self._sunk = out
-                self.frames.mark(self.clock.now())
-            self._write(counts)
-            self._publish(step, frame)
-        finally:
-            self._busy = False
+        if step.frame is not None:
+            self._game_frame = step.frame
+        director = self.director
+        counts: dict[str, dict[str, int]] = {}
+        if director is not None:
+            director.observe(step.notices)
+            counts = director.take_counts()
+            frame, level = director.compose(self._game_frame)
+        else:
+            frame, level = self._game_frame, 1.0
+        self._settings(step)
+        out = frame.dim(level)
+        if out != self._sunk:
+            self.sink.show(out)
+            self._sunk = out
+            self.frames.mark(self.clock.now())
+        self._write(counts)
+        self._publish(step, frame)
 
     def _settings(self, step: Step) -> None:
         for notice in step.notices:
@@ -287,27 +321,34 @@ class BoardLoop:
         """Take inputs and tick until `stop()` (on the calling thread, which owns the game
         from now on). A signal handler may call `stop()`: it only sets a flag and puts a
         wake-up on a queue made for that."""
-        self._owner = threading.get_ident()
+        self._own()
         clock, period = self.clock, self.period
         next_tick = clock.now()
         try:
             while not self.stopping:
                 wait = max(0.0, next_tick - clock.now()) if self.ticking else period
                 try:
-                    item = self._queue.get(timeout=wait)
+                    item: Item | None = self._queue.get(timeout=wait)
                 except queue.Empty:
                     item = None
-                if item is not None and not isinstance(item, _Stop):
+                self._poll()  # the top of the turn: what the sources found is queued
+                if item is not None:
                     self._process(item)
+                self._take()
                 now = clock.now()
                 if self.ticking and now >= next_tick:
                     self._tick()
                     next_tick = max(next_tick + period, now)  # late: no burst to catch up
         finally:
-            self._owner = None
-            self._drain()
+            self._owner, self._running = None, False
+            self._refuse_queued()
 
-    def _drain(self) -> None:
+    def _own(self) -> None:
+        """This thread runs the loop from now on (after a caller's turn, if one is taken)."""
+        with self._turns:
+            self._owner, self._running = threading.get_ident(), True
+
+    def _refuse_queued(self) -> None:
         """Answer what was queued when the loop stopped: calls fail, inputs are dropped."""
         while True:
             try:
@@ -323,7 +364,7 @@ class BoardLoop:
             started = threading.Event()
 
             def run() -> None:
-                self._owner = threading.get_ident()
+                self._own()
                 started.set()
                 self.run()
 
@@ -343,5 +384,8 @@ class BoardLoop:
         thread, self._thread = self._thread, None
         if thread is not None and thread is not threading.current_thread():
             thread.join(timeout=10.0)
-        with self._inline:
+        if threading.get_ident() == self._owner:
             self.controller.close()
+        else:
+            with self._turns:
+                self.controller.close()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from kiothi_board.guide.address import to_player
 from kiothi_board.guide.restore import RestoreView, restore_instruction
 from kiothi_board.guide.views import (
     BlankView,
@@ -78,15 +79,17 @@ def instruction(s: Situation) -> Msg:
     """The one line that says what to do now."""
     view = s.view
     if isinstance(view, BlankView):
-        return tr("No game: hold any pit for a second to start a new game.")
+        return to_player(tr("No game: hold any pit for a second to start a new game."))
     if isinstance(view, OverView):
         return _over(view)
     if isinstance(view, CheckView):
         marked = tr("Marked: {pits}.", pits=_pits(sorted(view.wrong))) if view.wrong else None
         return _with(
-            tr(
-                "Board check: every ring shows the count its pit should hold; press a pit "
-                "that differs to mark it, then press S1+S10 together to leave the check."
+            to_player(
+                tr(
+                    "Board check: every ring shows the count its pit should hold; press a pit "
+                    "that differs to mark it, then press S1+S10 together to leave the check."
+                )
             ),
             marked,
         )
@@ -104,9 +107,11 @@ def _over(view: OverView) -> Msg:
     """Who won (the winner's score first), and how the game ended, in words (R10-R13)."""
     res = view.result
     if res.end == "abandoned":
-        return tr(
-            "Game over: the game was abandoned, with no winner and no draw (R13). Hold any pit "
-            "for a new game."
+        return to_player(
+            tr(
+                "Game over: the game was abandoned, with no winner and no draw (R13). Hold any pit "
+                "for a new game."
+            )
         )
     s, n = res.captured
     if res.winner is None:
@@ -133,7 +138,7 @@ def _over(view: OverView) -> Msg:
             )
     else:
         how = _ENDS.get(str(res.end)) or tr("Game over ({end})", end=str(res.end))
-    return tr("{how}. {score} Hold any pit for a new game.", how=how, score=score)
+    return to_player(tr("{how}. {score} Hold any pit for a new game.", how=how, score=score))
 
 
 def _idle(view: IdleView, s: Situation) -> Msg:
@@ -147,10 +152,12 @@ def _idle(view: IdleView, s: Situation) -> Msg:
         return tr("{side} has no move left.", side=_SIDE[side])
     hint = None if s.hint is None else _hint(s.hint)
     return _with(
-        tr(
-            "{side} to move: press one of your breathing pits ({pits}) to sow it.",
-            side=_SIDE[side],
-            pits=_pits(view.legal),
+        to_player(
+            tr(
+                "{side} to move: press one of your breathing pits ({pits}) to sow it.",
+                side=_SIDE[side],
+                pits=_pits(view.legal),
+            )
         ),
         hint,
     )
@@ -163,23 +170,27 @@ def _hint(pit: int) -> Msg:
 def _opening(view: OpeningView) -> Msg:
     side = _SIDE[view.mover]
     if view.lifted is None:
-        return tr(
-            "{side}'s opening: press one of your pits to lift its seeds and place them "
-            "anywhere, or hold a pit to pass.",
-            side=side,
+        return to_player(
+            tr(
+                "{side}'s opening: press one of your pits to lift its seeds and place them "
+                "anywhere, or hold a pit to pass.",
+                side=side,
+            )
         )
     if view.hand == 0:
-        return tr(
-            "{side}'s opening: lift another of your pits, or hold a pit to finish.", side=side
+        return to_player(
+            tr("{side}'s opening: lift another of your pits, or hold a pit to finish.", side=side)
         )
-    return trn(
-        "{side}'s opening: place the seeds from {pit} one at a time — press a pit for each "
-        "seed, {n} left.",
-        "{side}'s opening: place the seeds from {pit} one at a time — press a pit for each "
-        "seed, {n} left.",
-        view.hand,
-        side=side,
-        pit=pit_name(view.lifted),
+    return to_player(
+        trn(
+            "{side}'s opening: place the seeds from {pit} one at a time — press a pit for each "
+            "seed, {n} left.",
+            "{side}'s opening: place the seeds from {pit} one at a time — press a pit for each "
+            "seed, {n} left.",
+            view.hand,
+            side=side,
+            pit=pit_name(view.lifted),
+        )
     )
 
 
@@ -192,7 +203,7 @@ def _steps(view: StepsView, s: Situation) -> Msg:
         return tr("Done: every ring shows its new count.")
     if step.kind == "set":
         target = view.steps[min(view.index + 1, len(view.steps) - 1)].board[step.pit]
-        return tr("Set {pit} to {seeds}, then press it.", pit=pit, seeds=_seeds(target))
+        return to_player(tr("Set {pit} to {seeds}, then press it.", pit=pit, seeds=_seeds(target)))
     if view.trace is None:  # an opening action decided by the AI or the API (R3)
         if step.kind == "lift":
             return tr(
@@ -203,7 +214,7 @@ def _steps(view: StepsView, s: Situation) -> Msg:
         )
     flow = s.pace == "flow" or (s.ai and s.pace != "step")
     if view.paused:
-        return tr("Paused: press any pit to go on.")
+        return to_player(tr("Paused: press any pit to go on."))
     if step.kind == "lift":
         return tr("{side} plays {pit}: lift {seeds} from it.", side=who, pit=pit, seeds=_all(count))
     if step.kind == "relay":
@@ -221,10 +232,12 @@ def _steps(view: StepsView, s: Situation) -> Msg:
         line = tr("Capture: take the seeds out of {pits}, pressing each pit when done.", pits=taken)
         return _with(line, _safe(view))
     if flow:
-        return tr(
-            "Follow the light: drop one seed in {pit} ({n} in hand). Press a pit to pause.",
-            pit=pit,
-            n=step.hand,
+        return to_player(
+            tr(
+                "Follow the light: drop one seed in {pit} ({n} in hand). Press a pit to pause.",
+                pit=pit,
+                n=step.hand,
+            )
         )
     return tr("Drop one seed in {pit} ({n} in hand).", pit=pit, n=step.hand)
 
@@ -247,24 +260,26 @@ def wrong_text(view: View, pit: int, *, ai: bool = False, endless: bool = False)
     """Why a press on `pit` did nothing, in words (the pit flashes red meanwhile)."""
     name = pit_name(pit)
     if isinstance(view, BlankView):
-        return tr("No game yet: hold any pit for a second to start one.")
+        return to_player(tr("No game yet: hold any pit for a second to start one."))
     if isinstance(view, OverView):
-        return tr("The game is over: hold any pit for a new game.")
+        return to_player(tr("The game is over: hold any pit for a new game."))
     if isinstance(view, StepsView):
         return _wrong_step(view, pit)
     if isinstance(view, CheckView | RestoreView):
-        return tr("{pit} needs no press now.", pit=name)
+        return to_player(tr("{pit} needs no press now.", pit=name))
     mover = view.position.to_move if isinstance(view, IdleView) else view.mover
     if ai:
         return tr("Wait: it is {side}'s turn.", side=side_name(mover, True))
     if endless:
         return tr("{pit}'s move would never end (R6): choose another pit.", pit=name)
     if pit not in mover.pits:
-        return tr(
-            "{pit} is {other}'s pit: press one of yours ({side}).",
-            pit=name,
-            other=_SIDE[mover.other],
-            side=_SIDE[mover],
+        return to_player(
+            tr(
+                "{pit} is {other}'s pit: press one of yours ({side}).",
+                pit=name,
+                other=_SIDE[mover.other],
+                side=_SIDE[mover],
+            )
         )
     board = view.position.board if isinstance(view, IdleView) else view.board
     if isinstance(view, OpeningView) and view.lifted is not None:
@@ -277,7 +292,7 @@ def wrong_text(view: View, pit: int, *, ai: bool = False, endless: bool = False)
 def _wrong_step(view: StepsView, pit: int) -> Msg:
     step = view.step
     if step.kind == "done" or step.pit < 0:
-        return tr("{pit} needs no press now.", pit=pit_name(pit))
+        return to_player(tr("{pit} needs no press now.", pit=pit_name(pit)))
     want = pit_name(step.pit)
     does = {
         "lift": tr("lift {pit}", pit=want),

@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
+from kiothi_board.guide.address import to_player
 from kiothi_board.guide.palette import Cue, Style
 from kiothi_board.guide.raster import LEVELS, Cell
 from kiothi_board.i18n import Msg, joined, tr, trn
@@ -122,24 +123,32 @@ def restore_instruction(view: RestoreView) -> Msg:
     title = _TITLES[view.purpose]
     pending = view.pending
     if not view.changes:
-        return tr(
-            "{title}: the board already holds these counts — hold any pit to confirm.",
-            title=title,
+        return to_player(
+            tr(
+                "{title}: the board already holds these counts — hold any pit to confirm.",
+                title=title,
+            )
         )
     if not pending:
-        return tr("{title}: every pit is set — hold any pit to confirm the board.", title=title)
+        return to_player(
+            tr("{title}: every pit is set — hold any pit to confirm the board.", title=title)
+        )
     if len(pending) <= _LISTED:
         listed = [tr("{pit} to {n}", pit=pit_name(p), n=view.target[p]) for p in pending]
-        return tr(
-            "{title}: set {pits}, then hold any pit to confirm the board.",
-            title=title,
-            pits=joined(listed),
+        return to_player(
+            tr(
+                "{title}: set {pits}, then hold any pit to confirm the board.",
+                title=title,
+                pits=joined(listed),
+            )
         )
-    return trn(
-        "{title}: set the {n} blinking pit to the count its ring shows, then hold any pit "
-        "to confirm the board.",
-        "{title}: set the {n} blinking pits to the counts their rings show, then hold any "
-        "pit to confirm the board.",
-        len(pending),
-        title=title,
+    return to_player(
+        trn(
+            "{title}: set the {n} blinking pit to the count its ring shows, then hold any pit "
+            "to confirm the board.",
+            "{title}: set the {n} blinking pits to the counts their rings show, then hold any "
+            "pit to confirm the board.",
+            len(pending),
+            title=title,
+        )
     )

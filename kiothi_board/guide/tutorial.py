@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from kiothi_board.guide.address import to_player
 from kiothi_board.guide.views import IdleView, OpeningView, StepsView, View
 from kiothi_board.i18n import Msg, tr
 from kiothi_board.rules import Position
@@ -64,20 +65,22 @@ def tutorial_move(position: Position) -> int:
 
 
 _LESSONS: dict[tuple[Part, str], Msg] = {
-    ("opening", "lift"): tr(
-        "The opening: before the first move you may lift one of your pits "
-        "and spread its seeds anywhere."
+    ("opening", "lift"): to_player(
+        tr(
+            "The opening: before the first move you may lift one of your pits "
+            "and spread its seeds anywhere."
+        )
     ),
     ("opening", "drop"): tr("Place one seed in each lit pit; its ring counts up."),
     ("their-opening", "any"): tr(
         "North opens the same way; on a real board, follow its light too."
     ),
-    ("move", "lift"): tr("Your first move: lift every seed of the white pit."),
+    ("move", "lift"): to_player(tr("Your first move: lift every seed of the white pit.")),
     ("move", "drop"): tr("Sow: one seed in each lit pit, counter-clockwise."),
     ("move", "relay"): tr("A move goes on while its last seed lands in a pit that had seeds."),
-    ("move", "capture"): tr("You ended in your row after crossing: capture!"),
+    ("move", "capture"): to_player(tr("You ended in your row after crossing: capture!")),
     ("move", "done"): tr("The move ends when the last seed falls in an empty pit."),
-    ("play-on", "idle"): tr("That is all: play on; your pits that can move breathe."),
+    ("play-on", "idle"): to_player(tr("That is all: play on; your pits that can move breathe.")),
 }
 
 

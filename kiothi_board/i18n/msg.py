@@ -18,6 +18,8 @@ class Msg(str):
     `msgid` is the catalog's key (English, with `{name}` placeholders), `plural` its plural
     form and `count` the placeholder that chooses between them, `context` the catalog's
     context. Placeholder values that are themselves `Msg` are rendered in the same language.
+    `addressed`: the line speaks to the player at the board (marked where it is made:
+    `guide.address.to_player`), so a watcher's page says the state instead.
     """
 
     msgid: str
@@ -25,6 +27,7 @@ class Msg(str):
     count_key: str | None
     context: str | None
     args: Mapping[str, Arg]
+    addressed: bool = False
 
     def __new__(
         cls,
@@ -34,13 +37,14 @@ class Msg(str):
         plural: str | None = None,
         count: str | None = None,
         context: str | None = None,
+        addressed: bool = False,
     ) -> Msg:
         """A message; its `str` value is the English rendering."""
         params = dict(args or {})
         english = _format(_choose(msgid, plural, count, params), params, DEFAULT_LANGUAGE)
         self = super().__new__(cls, english)
         self.msgid, self.plural, self.count_key, self.context = msgid, plural, count, context
-        self.args = params
+        self.args, self.addressed = params, addressed
         return self
 
     def render(self, lang: str | None) -> str:
@@ -61,7 +65,17 @@ class Msg(str):
         return _format(text, self.args, lang)
 
     def __reduce__(self) -> tuple[Any, ...]:  # copies and pickles keep the id and the args
-        return (_rebuild, (self.msgid, dict(self.args), self.plural, self.count_key, self.context))
+        return (
+            _rebuild,
+            (
+                self.msgid,
+                dict(self.args),
+                self.plural,
+                self.count_key,
+                self.context,
+                self.addressed,
+            ),
+        )
 
 
 class Joined(Msg):
@@ -96,9 +110,14 @@ def joined(parts: Sequence[object], sep: str = ", ") -> Joined:
 
 
 def _rebuild(
-    msgid: str, args: dict[str, Arg], plural: str | None, count: str | None, context: str | None
+    msgid: str,
+    args: dict[str, Arg],
+    plural: str | None,
+    count: str | None,
+    context: str | None,
+    addressed: bool = False,
 ) -> Msg:
-    return Msg(msgid, args, plural=plural, count=count, context=context)
+    return Msg(msgid, args, plural=plural, count=count, context=context, addressed=addressed)
 
 
 def _choose(msgid: str, plural: str | None, count: str | None, args: Mapping[str, Arg]) -> str:

@@ -6,15 +6,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
-__all__ = ["CountStore", "GameStore", "StoreHealth", "Writes"]
+__all__ = ["CountStore", "GameStore", "GameWrites", "StoreHealth", "Writes"]
 
 
 @dataclass
 class Writes:
     """The durable writes one step of the board decided, in the order they happened:
-    events appended and games finished (`(game id, data)`), settings saved, and counters
-    added per day. A store commits them all in one transaction, or none."""
+    games begun (`(game id, meta)`: the journal hands out the id), events appended and games
+    finished (`(game id, data)`), settings saved, and counters added per day. A store
+    commits them all in one transaction, or none."""
 
+    begun: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
     events: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
     finished: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
     settings: dict[str, Any] | None = None
@@ -27,8 +29,32 @@ class Writes:
             if n:
                 mine[key] = mine.get(key, 0) + n
 
+    def games(self) -> list[GameWrites]:
+        """The game writes in the order they happened: by game id (a game begun in a step
+        comes after every write to the games before it), each its begin, events, finish."""
+        out: dict[int, GameWrites] = {}
+        for gid, meta in self.begun:
+            out.setdefault(gid, GameWrites(gid)).meta = meta
+        for gid, event in self.events:
+            out.setdefault(gid, GameWrites(gid)).events.append(event)
+        for gid, record in self.finished:
+            out.setdefault(gid, GameWrites(gid)).record = record
+        return [out[gid] for gid in sorted(out)]
+
     def __bool__(self) -> bool:
-        return bool(self.events or self.finished or self.settings is not None or self.counts)
+        return bool(
+            self.begun or self.events or self.finished or self.settings is not None or self.counts
+        )
+
+
+@dataclass
+class GameWrites:
+    """One game's part of a step's writes: begun (with its meta), events, finished."""
+
+    game_id: int
+    meta: dict[str, Any] | None = None
+    events: list[dict[str, Any]] = field(default_factory=list)
+    record: dict[str, Any] | None = None
 
 
 @runtime_checkable
@@ -50,6 +76,10 @@ class GameStore(Protocol):
 
     def begin_game(self, meta: dict[str, Any]) -> int:
         """Start a new current game with its metadata (mode, sides, level, pace…); its id."""
+        ...
+
+    def next_game_id(self) -> int:
+        """The id the next game will have (one more than any game's the store ever held)."""
         ...
 
     def append_event(self, game_id: int, event: dict[str, Any]) -> int:

@@ -6,8 +6,9 @@ import json
 from typing import Any
 
 from kiothi_board.errors import StoreUsageError
+from kiothi_board.store.base import Writes
 
-__all__ = ["check_counts", "dump", "load", "result_of"]
+__all__ = ["GameTexts", "check_counts", "dump", "game_texts", "load", "result_of"]
 
 
 def dump(value: Any, what: str) -> str:
@@ -43,3 +44,17 @@ def check_counts(day: str, counts: dict[str, int]) -> None:
             raise StoreUsageError(f"counter key must be a string of 1-64 characters, got {key!r}")
         if not isinstance(n, int) or isinstance(n, bool) or n < 0:
             raise StoreUsageError(f"counter {key!r} increment must be an int >= 0, got {n!r}")
+
+
+GameTexts = tuple[int, str | None, list[tuple[dict[str, Any], str]], str | None]
+
+
+def game_texts(writes: Writes) -> list[GameTexts]:
+    """A step's game writes in order (`Writes.games`), dumped and checked before any is made:
+    (game id, meta text or None, [(event, text)], record text or None)."""
+    out: list[GameTexts] = []
+    for g in writes.games():
+        meta = None if g.meta is None else dump(g.meta, "game meta")
+        record = None if g.record is None else dump(g.record, "game record")
+        out.append((g.game_id, meta, [(e, dump(e, "event")) for e in g.events], record))
+    return out

@@ -1,9 +1,10 @@
 """The journal: the writes a step of the board has decided, until the board loop commits them.
 
 The game's parts write here instead of to the store, so that one step (a press, a tick, a
-command) costs one transaction however many events, counters and finishes it made, and the
-loop decides when it is committed (after the rings change, before anyone is told: see
-docs/architecture.md). Reads go to the store itself.
+command) costs one transaction however many games begun, events, counters and finishes it
+made, and the loop decides when it is committed (after the rings change, before anyone is
+told: see docs/architecture.md). A game's id is handed out here (seeded from the store when
+the journal opens), so a game start is written with its step too. Reads go to the store.
 
 A commit the store cannot make (a full disk, an unplugged Redis) keeps the writes and is
 tried again with the next step, so the board plays on and loses nothing it can still write;
@@ -14,6 +15,7 @@ write, and the refusal is raised to be logged.
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 from kiothi_board.errors import StoreError, StoreUsageError
@@ -31,6 +33,9 @@ class Journal:
         self._pending = Writes()
         self.failure: StoreError | None = None
         self.commits = 0
+        self._next_game: int | None = None
+        with contextlib.suppress(StoreError):  # unreachable now: asked at the first game
+            self._next_game = store.next_game_id()
 
     @property
     def pending(self) -> bool:
@@ -54,9 +59,13 @@ class Journal:
         self._pending.add_counts(day, counts)
 
     def begin_game(self, meta: dict[str, Any]) -> int:
-        """Start a game at once (the store gives its id): what is pending goes first."""
-        self.commit()
-        return self.store.begin_game(meta)
+        """Start a game with its metadata (committed with the step); its id."""
+        if self._next_game is None:
+            self._next_game = self.store.next_game_id()
+        game_id = self._next_game
+        self._next_game += 1
+        self._pending.begun.append((game_id, meta))
+        return game_id
 
     def commit(self) -> None:
         """Commit what is pending in one transaction. A StoreError keeps it for the next

@@ -65,20 +65,30 @@ class MemoryStore:
         now = self._clock.wall()
         with self._lock:
             self._open()
-            for game in self._games.values():
-                if game["status"] == "current":
-                    game["status"] = "abandoned"
-            gid = self._next
-            self._next += 1
-            self._games[gid] = {
-                "status": "current",
-                "meta": text,
-                "events": [],
-                "started": now,
-                "finished": None,
-                "record": None,
-            }
-            return gid
+            return self._begin(self._next, text, now)
+
+    def next_game_id(self) -> int:
+        """The id the next game will have."""
+        with self._lock:
+            self._open()
+            return self._next
+
+    def _begin(self, gid: int, text: str, now: float) -> int:
+        if gid in self._games:
+            raise StoreUsageError(f"game {gid!r} exists already: cannot begin it again")
+        for game in self._games.values():
+            if game["status"] == "current":
+                game["status"] = "abandoned"
+        self._next = max(self._next, gid + 1)
+        self._games[gid] = {
+            "status": "current",
+            "meta": text,
+            "events": [],
+            "started": now,
+            "finished": None,
+            "record": None,
+        }
+        return gid
 
     def append_event(self, game_id: int, event: dict[str, Any]) -> int:
         """Append an event to the current game; returns its sequence number (1, 2, …)."""
@@ -173,18 +183,27 @@ class MemoryStore:
             check_counts(day, counts)
         texts = [dump(e, "event") for _, e in writes.events]
         texts += [dump(r, "game record") for _, r in writes.finished]
+        metas = {gid: dump(meta, "game meta") for gid, meta in writes.begun}
         if writes.settings is not None:
             dump(writes.settings, "settings")
         with self._lock:
             self._open()
-            for gid in {gid for gid, _ in (*writes.events, *writes.finished)}:
+            for gid in metas:
+                if gid in self._games:
+                    raise StoreUsageError(f"game {gid!r} exists already: cannot begin it again")
+            for gid in {gid for gid, _ in (*writes.events, *writes.finished)} - set(metas):
                 status = self._game(gid)["status"]
                 if status != "current":
                     raise StoreUsageError(f"game {gid!r} is {status}: cannot write to it")
-        for gid, event in writes.events:
-            self.append_event(gid, event)
-        for gid, record in writes.finished:
-            self.finish_game(gid, record)
+        now = self._clock.wall()
+        for game in writes.games():
+            if game.meta is not None:
+                with self._lock:
+                    self._begin(game.game_id, metas[game.game_id], now)
+            for event in game.events:
+                self.append_event(game.game_id, event)
+            if game.record is not None:
+                self.finish_game(game.game_id, game.record)
         if writes.settings is not None:
             self.save_settings(writes.settings)
         for day, counts in writes.counts.items():

@@ -31,7 +31,7 @@ from typing import Any
 from kiothi_board.clock import Clock, SystemClock
 from kiothi_board.errors import StoreError, StoreUsageError, UnknownGameError
 from kiothi_board.store.base import Writes
-from kiothi_board.store.common import check_counts, dump, load, result_of
+from kiothi_board.store.common import check_counts, dump, game_texts, load, result_of
 
 __all__ = ["SCHEMA_VERSION", "RedisStore"]
 
@@ -172,14 +172,22 @@ class RedisStore:
             pipe = r.pipeline(transaction=True)
             if previous is not None:
                 pipe.hset(self._k("game", _text(previous)), "status", "abandoned")
-            pipe.hset(
-                self._k("game", game_id),
-                mapping={"status": "current", "meta": text, "started": repr(now), "finished": ""},
-            )
-            pipe.zadd(self._k("games"), {str(game_id): game_id})
-            pipe.set(self._k("current"), str(game_id))
+            self._begin_in(pipe, game_id, text, now)
             pipe.execute()
         return game_id
+
+    def next_game_id(self) -> int:
+        """One more than the last game id handed out under this prefix."""
+        with self._op("reading the next game id") as r:
+            return int(r.get(self._k("next_id")) or 0) + 1
+
+    def _begin_in(self, pipe: Any, game_id: int, text: str, now: float) -> None:
+        pipe.hset(
+            self._k("game", game_id),
+            mapping={"status": "current", "meta": text, "started": repr(now), "finished": ""},
+        )
+        pipe.zadd(self._k("games"), {str(game_id): game_id})
+        pipe.set(self._k("current"), str(game_id))
 
     def append_event(self, game_id: int, event: dict[str, Any]) -> int:
         """Append an event to the current game; returns its sequence number (1, 2, …)."""
@@ -276,26 +284,36 @@ class RedisStore:
         """One step's writes in one MULTI/EXEC, or none of them."""
         if not writes:
             return
-        events = [(gid, dump(e, "event")) for gid, e in writes.events]
-        finished = [(gid, dump(r, "game record")) for gid, r in writes.finished]
+        games = game_texts(writes)
         settings = None if writes.settings is None else dump(writes.settings, "settings")
         for day, counts in writes.counts.items():
             check_counts(day, counts)
         now = self._wall_clock()
         with self._op("committing a step") as r:
-            for gid in {gid for gid, _ in (*events, *finished)}:
-                status = self._status(r, gid)
-                if status != "current":
+            for gid, meta, _, _ in games:
+                if meta is not None and r.exists(self._k("game", gid)):
+                    raise StoreUsageError(f"game {gid!r} exists already: cannot begin it again")
+                if meta is None and (status := self._status(r, gid)) != "current":
                     raise StoreUsageError(f"game {gid!r} is {status}: cannot write to it")
+            current = r.get(self._k("current"))
+            last_id = int(r.get(self._k("next_id")) or 0)
             pipe = r.pipeline(transaction=True)
-            for gid, text in events:
-                pipe.rpush(self._k("game", gid, "events"), text)
-            for gid, text in finished:
-                pipe.hset(
-                    self._k("game", gid),
-                    mapping={"status": "finished", "finished": repr(now), "record": text},
-                )
-                pipe.delete(self._k("current"))
+            for gid, meta, events, record in games:
+                if meta is not None:
+                    if current is not None:  # left unfinished: abandoned, as begin_game does
+                        pipe.hset(self._k("game", _text(current)), "status", "abandoned")
+                    self._begin_in(pipe, gid, meta, now)
+                    current, last_id = str(gid), max(gid, last_id)
+                    pipe.set(self._k("next_id"), last_id)
+                for _, text in events:
+                    pipe.rpush(self._k("game", gid, "events"), text)
+                if record is not None:
+                    pipe.hset(
+                        self._k("game", gid),
+                        mapping={"status": "finished", "finished": repr(now), "record": record},
+                    )
+                    pipe.delete(self._k("current"))
+                    current = None
             if settings is not None:
                 pipe.set(self._k("settings"), settings)
             for day, counts in writes.counts.items():

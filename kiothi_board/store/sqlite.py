@@ -41,7 +41,7 @@ from typing import Any, TypeVar
 from kiothi_board.clock import Clock, SystemClock
 from kiothi_board.errors import StoreError, StoreUsageError, UnknownGameError
 from kiothi_board.store.base import Writes
-from kiothi_board.store.common import check_counts, dump, load, result_of
+from kiothi_board.store.common import check_counts, dump, game_texts, load, result_of
 from kiothi_board.store.sqlite_files import (
     APPLICATION_ID,
     PAGE_SIZE,
@@ -187,20 +187,26 @@ class SqliteStore:
 
     def begin_game(self, meta: dict[str, Any]) -> int:
         """Start a new current game; an unfinished previous one is marked abandoned."""
-        text = dump(meta, "game meta")
-        now = self._wall_clock()
+        text, now = dump(meta, "game meta"), self._wall_clock()
+        return self._write(lambda c: self._begin_in(c, None, text, now))
 
-        def begin(c: sqlite3.Connection) -> int:
-            c.execute(f"UPDATE games SET status = 'abandoned' WHERE status = 'current' AND {_KEPT}")
-            cur = c.execute(
-                "INSERT INTO games (status, meta, started) VALUES ('current', ?, ?)", (text, now)
-            )
-            assert cur.lastrowid is not None
-            return int(cur.lastrowid)
+    def next_game_id(self) -> int:
+        """One more than any game id this file ever held (AUTOINCREMENT never reuses one)."""
+        seq = "SELECT COALESCE(MAX(seq), 0) FROM sqlite_sequence WHERE name = 'games'"
+        last = f"SELECT MAX(({seq}), COALESCE((SELECT MAX(id) FROM games), 0))"
+        return 1 + int(self._read(lambda c: c.execute(last).fetchone()[0]))
 
-        game_id = self._write(begin)
-        self._begun = {game_id: self._mono()}  # only the current game can be finished
-        return game_id
+    def _begin_in(self, c: sqlite3.Connection, gid: int | None, text: str, now: float) -> int:
+        if gid is not None and c.execute("SELECT 1 FROM games WHERE id = ?", (gid,)).fetchone():
+            raise StoreUsageError(f"game {gid!r} exists already: cannot begin it again")
+        c.execute(f"UPDATE games SET status = 'abandoned' WHERE status = 'current' AND {_KEPT}")
+        cur = c.execute(
+            "INSERT INTO games (id, status, meta, started) VALUES (?, 'current', ?, ?)",
+            (gid, text, now),
+        )
+        assert cur.lastrowid is not None
+        self._begun = {int(cur.lastrowid): self._mono()}  # only the current game can finish
+        return int(cur.lastrowid)
 
     def append_event(self, game_id: int, event: dict[str, Any]) -> int:
         """Append an event to the current game; returns its sequence number (1, 2, …)."""
@@ -341,18 +347,20 @@ class SqliteStore:
         """One step's writes in one transaction (one fsync of the WAL), or none of them."""
         if not writes:
             return
-        events = [(gid, e, dump(e, "event")) for gid, e in writes.events]
-        finished = [(gid, dump(r, "game record")) for gid, r in writes.finished]
+        games = game_texts(writes)
         settings = None if writes.settings is None else dump(writes.settings, "settings")
         for day, counts in writes.counts.items():
             check_counts(day, counts)
         now = self._wall_clock()
 
         def all_of(c: sqlite3.Connection) -> None:
-            for gid, event, text in events:
-                self._append_in(c, gid, event, text)
-            for gid, text in finished:
-                self._finish_in(c, gid, text, now)
+            for gid, meta, events, record in games:
+                if meta is not None:
+                    self._begin_in(c, gid, meta, now)
+                for event, text in events:
+                    self._append_in(c, gid, event, text)
+                if record is not None:
+                    self._finish_in(c, gid, record, now)
             if settings is not None:
                 self._save_settings_in(c, settings)
             if writes.counts:

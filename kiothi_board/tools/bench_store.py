@@ -20,11 +20,12 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-__all__ = ["StoreCost", "store_cost"]
+__all__ = ["StoreCost", "game_start_cost", "store_cost"]
 
 CONFIG = """[game]
 mode = "two"
@@ -147,12 +148,28 @@ def _play(client: _ApiLines, presses: int, rng: random.Random) -> int:
     return done
 
 
+def _start_games(client: _ApiLines, games: int) -> int:
+    for _ in range(games):
+        client.ask("new_game", mode="two", pace="step", variant={"V2": True})
+    return games
+
+
 def store_cost(presses: int = 400, seed: int = 1) -> StoreCost:
     """Start the daemon, play `presses` guided presses, stop it; the store's cost of them.
 
     strace is attached after the daemon opened its store and first game and detached after
     the last press was answered, so the count is the presses' and nothing else's.
     """
+    rng = random.Random(seed)
+    return _measure(lambda client: _play(client, presses, rng))
+
+
+def game_start_cost(games: int = 20) -> StoreCost:
+    """The store's cost of `games` game starts through the API (`presses` counts them)."""
+    return _measure(lambda client: _start_games(client, games))
+
+
+def _measure(play: Callable[[_ApiLines], int]) -> StoreCost:
     strace = shutil.which("strace")
     with tempfile.TemporaryDirectory(prefix="kiothi-store-bench-") as tmp:
         root = Path(tmp)
@@ -169,7 +186,7 @@ def store_cost(presses: int = 400, seed: int = 1) -> StoreCost:
                 client.ask("state")  # the game the daemon opened is written: start here
                 tracer = _attach(strace, proc.pid, summary) if strace else None
                 before, t0 = _write_bytes(proc.pid), time.perf_counter()
-                played = _play(client, presses, random.Random(seed))
+                played = play(client)
                 client.ask("state")  # every press's step is committed before it answers
                 os.sync()  # written back: write_bytes counts what reached the disk layer
                 written, seconds = _write_bytes(proc.pid) - before, time.perf_counter() - t0

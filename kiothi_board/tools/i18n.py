@@ -5,6 +5,8 @@ update:  merge the template into each language's kiothi.po (new words come in em
 compile: each kiothi.po to its kiothi.mo (what the board reads).
 check:   every language complete (no empty or fuzzy entry), every placeholder kept, the
          plural forms there, and each .mo compiled from its .po; exit 1 naming what is wrong.
+--dir:   compile or check a venue's own catalogs instead (`<state dir>/locale`): a language
+         the package ships may be partial there (the venue's corrections), a new one not.
 Extraction and compiling need Babel (a dev dependency); docs/translating.md is the guide.
 """
 
@@ -35,8 +37,8 @@ def _babel(*args: str) -> int:
     return subprocess.run(cmd, cwd=ROOT, check=False).returncode
 
 
-def _po_files() -> list[Path]:
-    return sorted(LOCALE_DIR.glob(f"*/LC_MESSAGES/{DOMAIN}.po"))
+def _po_files(folder: Path = LOCALE_DIR) -> list[Path]:
+    return sorted(folder.glob(f"*/LC_MESSAGES/{DOMAIN}.po"))
 
 
 def extract(out: Path = POT) -> int:
@@ -64,9 +66,9 @@ def update() -> int:
     )
 
 
-def compile_all() -> int:
-    """Compile every language's catalog."""
-    return _babel("compile", "-D", DOMAIN, "-d", str(LOCALE_DIR), "--use-fuzzy")
+def compile_all(folder: Path = LOCALE_DIR) -> int:
+    """Compile every language's catalog in `folder`."""
+    return _babel("compile", "-D", DOMAIN, "-d", str(folder.resolve()), "--use-fuzzy")
 
 
 def _fields(text: str) -> set[str]:
@@ -94,8 +96,9 @@ def _entry_problems(lang: str, msg: Any, nplurals: int) -> list[str]:
     return out
 
 
-def problems(languages: Sequence[str] | None = None) -> list[str]:
-    """Everything wrong with the catalogs, one line each (empty: all complete)."""
+def problems(languages: Sequence[str] | None = None, folder: Path = LOCALE_DIR) -> list[str]:
+    """Everything wrong with the catalogs in `folder`, one line each (empty: all complete).
+    In a venue's folder a language the package ships may be partial (corrections)."""
     from babel.messages.mofile import write_mo
     from babel.messages.pofile import read_po
 
@@ -103,14 +106,15 @@ def problems(languages: Sequence[str] | None = None) -> list[str]:
         template = read_po(f)
     wanted = {m.id if isinstance(m.id, str) else m.id[0] for m in template if m.id}
     out: list[str] = []
-    for po in _po_files():
+    for po in _po_files(folder):
         lang = po.parent.parent.name
         if languages and lang not in languages:
             continue
         with po.open("rb") as f:
             cat = read_po(f, locale=lang)
         have = {m.id if isinstance(m.id, str) else m.id[0] for m in cat if m.id}
-        out += [f"{lang}: {m[:60]!r} is missing (run update)" for m in sorted(wanted - have)]
+        if folder == LOCALE_DIR or not (LOCALE_DIR / lang).is_dir():
+            out += [f"{lang}: {m[:60]!r} is missing (run update)" for m in sorted(wanted - have)]
         out += [f"{lang}: {m[:60]!r} is no longer used (run update)" for m in sorted(have - wanted)]
         for msg in cat:
             if msg.id:
@@ -130,12 +134,12 @@ def _mo_messages(data: bytes) -> dict[Any, str]:
     return {k: v for k, v in t._catalog.items() if k != ""}  # type: ignore[attr-defined]
 
 
-def check() -> int:
+def check(folder: Path = LOCALE_DIR) -> int:
     """Print each problem; 0 when there is none."""
-    found = problems()
+    found = problems(folder=folder)
     for line in found:
         print(line)
-    print(f"i18n: {len(_po_files())} catalogs, {len(found)} problems")
+    print(f"i18n: {len(_po_files(folder))} catalogs in {folder}, {len(found)} problems")
     return 1 if found else 0
 
 
@@ -145,11 +149,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         prog="kiothi-board i18n", description=__doc__, formatter_class=argparse.RawTextHelpFormatter
     )
     parser.add_argument("action", choices=("extract", "update", "compile", "check"))
+    parser.add_argument(
+        "--dir", type=Path, default=None, help="a venue's catalog folder (<state dir>/locale)"
+    )
     args = parser.parse_args(argv)
     try:
         import babel  # noqa: F401
     except ImportError:
         print("kiothi-board i18n: needs Babel (pip install babel)", file=sys.stderr)
         return 2
+    if args.dir is not None:
+        if args.action not in ("compile", "check"):
+            parser.error("--dir: only compile and check read a venue's folder")
+        if not args.dir.is_dir():
+            parser.error(f"--dir {args.dir}: no such folder")
+        return compile_all(args.dir) if args.action == "compile" else check(args.dir)
     actions = {"extract": extract, "update": update, "compile": compile_all, "check": check}
     return actions[args.action]()

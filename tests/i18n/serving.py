@@ -18,17 +18,19 @@ LANGS = ("en", "sw", "fr", "de")
 
 
 @contextmanager
-def served(setup: Callable[[Any], None] | None = None) -> Iterator[tuple[Board, str]]:
-    """A board speaking LANGS on a free web port (with the staff's token and PIN): (board, url)."""
+def served(
+    setup: Callable[[Any], None] | None = None, langs: tuple[str, ...] = LANGS
+) -> Iterator[tuple[Board, str]]:
+    """A board speaking `langs` on a free web port (with the staff token and PIN): (board, url)."""
     board = Board(
         sink=FakePixelSink(leds_per_ring=16, keep=50), clock=SystemClock(), store=MemoryStore(),
         opponent_factory=lambda level: LiftingOpponent(), flow_seconds=0.01, over_seconds=-1,
-        resume=False, languages=LANGS,
+        resume=False, languages=langs,
     )  # fmt: skip
     ticker = Ticker(board)
     cfg = {
         "tcp_port": None, "web_port": 0, "sim": True, "token": TOKEN, "staff_pin": PIN,
-        "languages": LANGS,
+        "languages": langs,
     }  # fmt: skip
     try:
         with start_api(board, cfg, setup=setup) as server:

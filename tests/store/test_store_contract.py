@@ -225,3 +225,31 @@ def test_a_steps_writes_commit_together(store: GameStore) -> None:
     assert store.load_settings() == {"palette": "night"}
     assert store.get_counts("2026-05-01", "2026-05-01") == {"2026-05-01": {"press.S1": 3}}  # type: ignore[attr-defined]
     store.commit(Writes())  # nothing to write: nothing happens
+
+
+def test_a_game_begun_in_a_step_lands_with_it(store: GameStore) -> None:
+    """Issue 33: the journal hands out the id (`next_game_id`) and the game's row is one of
+    the step's writes: the old game's last event and finish, then the new game, its events;
+    an id that exists already is refused and nothing of the step lands."""
+    from kiothi_board.store.base import Writes
+    from kiothi_board.store.journal import Journal
+
+    old = store.begin_game({"mode": "two"})
+    journal = Journal(store)
+    assert store.next_game_id() == old + 1
+    journal.append_event(old, {"e": "last"})
+    journal.finish_game(old, RECORD)
+    gid = journal.begin_game({"mode": "ai"})
+    journal.append_event(gid, {"e": 1})
+    assert gid == old + 1 and store.current_game() == (old, {"mode": "two"}, [])  # not yet
+    journal.commit()
+    assert store.current_game() == (gid, {"mode": "ai"}, [{"e": 1}])
+    assert store.get_game(old) == RECORD
+    assert store.next_game_id() == gid + 1
+    again = journal.begin_game({"mode": "two"})  # the current one is left unfinished
+    journal.commit()
+    assert [g["status"] for g in store.list_games()] == ["current", "abandoned", "finished"]
+    assert store.begin_game({"mode": "two"}) == again + 1  # the store's own ids follow on
+    with pytest.raises(StoreUsageError, match="exists already"):
+        store.commit(Writes(begun=[(again, {"mode": "two"})], settings={"palette": "night"}))
+    assert store.load_settings() == {}
