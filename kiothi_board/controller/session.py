@@ -257,7 +257,7 @@ class Session:
             self._step_since = self.clock.now()
         self.check = mark.check
         self.paused = mark.paused
-        self.tell(Changed())
+        self.tell(Changed(reverted=pit))
 
     def release(self, pit: int) -> None:
         """The press on `pit` is over."""
@@ -333,7 +333,12 @@ class Session:
         (`offered`: the exhibition offers it, nobody asked)."""
         game = self.need_game()
         if game.stage in ("turn", "open"):
-            self._hint = self.factory(self.settings.level).start(game.position)
+            opponent = self.factory(self.settings.level)
+            # The real AI advises (its best, in plain words) rather than play its game move
+            # (at the visitor level: a rung's search figures); simple opponents just play.
+            advise = getattr(opponent, "advise", None)
+            start = advise if callable(advise) else opponent.start
+            self._hint = start(game.position)
             self._hint_offered = offered
 
     @property

@@ -8,11 +8,24 @@ import math
 
 from kiothi_board.i18n import Msg, tr
 
-__all__ = ["ATTRACT", "CLOSED", "WAKING", "countdown_line", "phase_line"]
+__all__ = [
+    "ATTRACT",
+    "CLOSED",
+    "THEN_RESET",
+    "THEN_RESET_CLOSED",
+    "WAKING",
+    "countdown_line",
+    "phase_line",
+]
 
 ATTRACT = tr("Press any pit to play against the board, or a pit on each side for two players.")
 WAKING = tr("Two players? Press a pit on the other side now.")
 CLOSED = tr("The board is resting until the next opening hours.")
+# What follows a game's result (the twin's game-over veil says the same).
+THEN_RESET = tr("Reset the board to the start, then hold any pit: it invites the next visitors.")
+THEN_RESET_CLOSED = tr(
+    "Reset the board to the start, then hold any pit: it rests until the next opening hours."
+)
 
 
 def countdown_line(seconds: float) -> Msg:

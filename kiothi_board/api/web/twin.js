@@ -361,7 +361,9 @@ function render(st) {
     // The winner's score first, as the game-over line says it (the layout puts North or
     // South on the left by the width); a draw or an abandoned game: South's first.
     const [a, b] = res.winner === "N" ? [1, 0] : [0, 1];
-    over.replaceChildren(...[who, `${res.captured[a]} – ${res.captured[b]}`, againLine(resetting)].map((text, k) => {
+    // In exhibition mode the reset follows the result (a hold starts no game before it).
+    const next = resetting || (!!exhibit && exhibit.enabled && exhibit.phase === "playing");
+    over.replaceChildren(...[who, `${res.captured[a]} – ${res.captured[b]}`, againLine(next)].map((text, k) => {
       const el = document.createElement(k ? "span" : "b");
       el.textContent = text;
       return el;
