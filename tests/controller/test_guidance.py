@@ -153,3 +153,18 @@ def test_a_board_configured_for_the_visitor_level_starts_and_its_tutorial_plays_
     rig.pit_input.hold(parse_pit("S1"), 1.5)  # the board's very first game: the tutorial
     assert rig.ctl.state()["tutorial"] not in (None, "done")
     assert rig.ctl.state()["settings"]["level"] == "adaptive" and asked == ["adaptive"]
+
+
+def test_a_hold_on_an_empty_pit_passes_the_opening_without_calling_the_pit_empty() -> None:
+    """Issue 31 item 9: the hold's first press was told "S1 is empty: choose a pit with
+    seeds" (and its ring flashed red) while the hold then passed the opening (R3)."""
+    rig = make_rig(opponent_factory=lambda level: FirstLegalOpponent())
+    rig.ctl.new_game("two", pace="step")
+    rig.pit_input.hold(parse_pit("S1"), 1.5)
+    rig.tick()
+    state = rig.ctl.state()
+    assert state["position"]["to_move"] == "N", "the hold passed South's opening"
+    assert state["said"] is None, state["said"]
+    assert rig.lit(Cue.ERROR) == [], "no red ring for a press the hold took back"
+    rig.pit_input.tap(parse_pit("N1"))  # a real wrong press is still said
+    assert rig.ctl.state()["said"] == "N1 is empty: choose a pit with seeds."
