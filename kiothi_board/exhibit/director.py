@@ -297,6 +297,11 @@ class Director:
             return None
         return over_line(self._result, THEN_RESET if self._moment.open else THEN_RESET_CLOSED)
 
+    def _holds(self) -> list[int] | None:
+        """During the reset, what the pits hold (as the last game left them, when known)."""
+        before = self._board if self._board is not None else self._reset.before
+        return None if before is None else list(before)
+
     def pictured(self) -> bool:
         """Whether the rings show one of the director's pictures rather than the game."""
         return self.enabled and self.attendant.phase != "playing"
@@ -306,7 +311,7 @@ class Director:
         """The exhibit's state for the API: phase, countdown, schedule, the attract show, the
         line to show instead of the game's (`instruction`), the counts the pits hold or must
         hold while no game is on (`board`), and during the reset the pits still to set
-        (`pending`)."""
+        (`pending`) and what they hold (`holds`)."""
         now = self._clock.now()
         left = self.attendant.countdown_left(now)
         m = self._moment
@@ -326,4 +331,5 @@ class Director:
             # The reset's targets; after it (attract, waking, closed) the board holds them.
             "board": list(self._reset.target) if phase in _AT_START else None,
             "pending": [pit_name(p) for p in self._reset.differs()] if reset else None,
+            "holds": self._holds() if reset else None,
         }

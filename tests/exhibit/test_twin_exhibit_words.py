@@ -129,6 +129,7 @@ def test_an_abandoned_game_in_exhibition_mode_says_one_thing(sim: Sim) -> None:
         wait_js(page, f"{CUE} === {json.dumps(status['instruction'])}")
         sim.advance(3.0, press="S3")  # a visitor, alone: a game against the AI
         assert sim.phase() == "playing"
+        sim.ask("sim.press", pit="S6")  # lifts S6 for the opening (R3): its seeds in hand
         sim.advance(21.0)  # and walks away: the countdown
         assert sim.phase() == "countdown"
         for _ in range(4):  # every second's line, number and unit together at 320 px
@@ -154,8 +155,13 @@ def test_an_abandoned_game_in_exhibition_mode_says_one_thing(sim: Sim) -> None:
         assert page.inner_text("#turn") == "Game over"
         # The pits show what the reset asks for, as in the reset with no game.
         wait_js(page, f"{COUNTS} === {','.join(map(str, START))!r}")
+        # Issue 31 item 14: it said "S6, 6 seeds, the reset asks for 6 seeds" (the target
+        # as its count) while S6 held none: now what it holds, and what to set.
+        assert "S6" in status["pending"] and status["holds"][5] == 0, status
         label = page.get_attribute('[data-pit="S6"]', "aria-label")
-        assert label == "S6, 6 seeds, the reset asks for 6 seeds", label
+        assert label == "S6, 0 seeds: set it to 6 seeds", label
+        label = page.get_attribute('[data-pit="S1"]', "aria-label")
+        assert label == "S1, 0 seeds", label  # right already: it holds its target
         differs = page.evaluate(
             "[...document.querySelectorAll('#board .pit.differs')].map(p => p.dataset.pit)"
         )

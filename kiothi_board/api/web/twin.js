@@ -43,6 +43,9 @@ const WORDS = {
   protectedPit: (s) => t("protected: never sown, so {side} cannot capture its seeds", { side: side(s === "S" ? "N" : "S") }),
   setTo: (n) => tn("set it to {n} seed", "set it to {n} seeds", n),
   target: (n) => tn("the reset asks for {n} seed", "the reset asks for {n} seeds", n),
+  // During the reset: what the pit holds, then what to set it to (not the target as its count).
+  resetPit: (pit, held, n) => tn("{pit}, {held}: set it to {n} seed", "{pit}, {held}: set it to {n} seeds", n,
+    { pit, held: tn("{n} seed", "{n} seeds", held) }),
   get noGame() { return t("No game"); },
   get undoSet() { return t("Undo: set the board back"); },
   get set() { return t("Set the board"); },
@@ -277,12 +280,17 @@ function owner(st, side) {
   return WORDS.row(side);
 }
 
-function pitLabel(st, i, counts, resetting) {
+function pitLabel(st, i, counts, resetting, toSet) {
   // "S6, 6 seeds, yours, you may sow it": what a screen reader says for the pit.
   const name = pitName(i);
   const n = counts[i];
   const parts = [name, WORDS.seeds(n)];
-  if (resetting) return [...parts, WORDS.target(n)].join(", ");
+  if (resetting) {
+    // "S6, 0 seeds: set it to 6 seeds"; a pit already right holds its target.
+    const holds = exhibit && Array.isArray(exhibit.holds) ? exhibit.holds : null;
+    if (!toSet.has(name)) return parts.join(", ");
+    return holds ? WORDS.resetPit(name, holds[i], n) : [...parts, WORDS.target(n)].join(", ");
+  }
   const on = st.stage !== "none" && st.position;
   if (!on) return parts.join(", ");
   const pos = st.position;
@@ -328,7 +336,7 @@ function render(st) {
     p.el.classList.toggle("expect", !!on && !resetting && st.expect === name);
     p.el.classList.toggle("differs", pending.has(name) || (resetting && !Array.isArray(exhibit.pending) && counts[i] > 0));
     p.el.classList.toggle("clickable", !!(client.hello && client.hello.sim));
-    p.el.setAttribute("aria-label", pitLabel(st, i, counts, resetting));
+    p.el.setAttribute("aria-label", pitLabel(st, i, counts, resetting, pending));
   });
   const turnEl = $("turn");
   if (!on) {
