@@ -215,7 +215,14 @@ def screen(daemon: Daemon, keys: SimKeys, play_url: str | None) -> str:
     state["help"] = keys.help
     director = daemon.exhibition.director
     if director.pictured():
-        state = exhibit_state(state, director.status())
+        status = director.status()
+        language = daemon.controller.language
+        if status["phase"] == "attract" and language.current == language.languages[0]:
+            # Nobody chose a language: the invitation speaks each of the venue's in turn.
+            from kiothi_board.exhibit.words import invitation_at
+
+            _, status["instruction"] = invitation_at(daemon.clock.wall(), language.languages)
+        state = exhibit_state(state, status)
     columns = shutil.get_terminal_size().columns
     return render_board(daemon.board.loop.shown, state, columns, daemon.controller.language.current)
 

@@ -15,6 +15,7 @@ from kiothi_board.clock import FakeClock
 from kiothi_board.config import validate
 from kiothi_board.daemon import Daemon
 from kiothi_board.daemon_cli import _sim_keys, screen
+from kiothi_board.exhibit.words import ATTRACT
 from kiothi_board.rules import INITIAL_BOARD, parse_pit, pit_name
 from kiothi_board.sim import ASK_AGREE_AI, ASK_RESIGN_AI, NO_GAME, SimKeys
 
@@ -194,3 +195,31 @@ def test_x_during_the_ais_move_resigns_for_the_player(tmp_path: Path) -> None:
         assert "South resigned (R13). North wins" in " ".join(text.split())
     finally:
         t.close()
+
+
+def test_the_terminal_invitation_speaks_each_of_the_venues_languages(tmp_path: Path) -> None:
+    """Issue 31 item 6: the terminal's invitation stayed in the board's language while the
+    page's cycled through the venue's languages."""
+    cfg = validate({
+        "api": {"tcp_port": -1, "web_port": -1},
+        "board": {"language": "en", "languages": ["en", "sw"]},
+        "exhibit": {"enabled": True, **EXHIBIT},
+    })  # fmt: skip
+    clock = FakeClock()
+    daemon = Daemon(cfg, sim=True, state_dir=str(tmp_path), clock=clock, seed=5)
+    keys = SimKeys()
+    try:
+        _sim_keys(daemon, keys, "^")  # a hold confirms the reset: the attract loop
+        clock.advance(0.05)
+        daemon.tick()
+        english = "Press any pit to play against the board"
+        swahili = ATTRACT.render("sw")[:30]
+        seen = set()
+        for _ in range(3):  # three turns of 5 s: English, Swahili, English (or the other way)
+            text = ANSI.sub("", daemon.board.loop.ask(lambda: screen(daemon, keys, None)))
+            seen.add("en" if english in text else "sw" if swahili in text else text)
+            clock.advance(5.0)
+            daemon.tick()
+        assert seen == {"en", "sw"}, seen
+    finally:
+        daemon.close()

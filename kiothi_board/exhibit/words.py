@@ -13,8 +13,10 @@ __all__ = [
     "CLOSED",
     "THEN_RESET",
     "THEN_RESET_CLOSED",
+    "INVITE_SECONDS",
     "WAKING",
     "countdown_line",
+    "invitation_at",
     "phase_line",
 ]
 
@@ -26,6 +28,18 @@ THEN_RESET = tr("Reset the board to the start, then hold any pit: it invites the
 THEN_RESET_CLOSED = tr(
     "Reset the board to the start, then hold any pit: it rests until the next opening hours."
 )
+
+
+INVITE_SECONDS = 5.0
+"""Each language's turn at inviting, in the attract loop (the twin's INVITE_MS too)."""
+
+
+def invitation_at(seconds: float, languages: tuple[str, ...]) -> tuple[str, str]:
+    """The language whose turn it is `seconds` into the day (wall time), and the
+    invitation in it: the attract loop speaks each of the venue's languages in turn."""
+    langs = languages or ("en",)
+    lang = langs[int(seconds // INVITE_SECONDS) % len(langs)]
+    return lang, ATTRACT.render(lang)
 
 
 def countdown_line(seconds: float) -> Msg:

@@ -31,9 +31,9 @@ COUNTS = "[...document.querySelectorAll('#board .pit .count')].map(c => +c.textC
 class Sim:
     """`kiothi-board run --sim --fake-clock` in exhibition mode, and its Unix socket."""
 
-    def __init__(self, tmp: Path) -> None:
+    def __init__(self, tmp: Path, extra: str = "") -> None:
         sock = tmp / "api.sock"
-        (tmp / "c.toml").write_text(f"""
+        (tmp / "c.toml").write_text(f"""{extra}
 [game]
 over_seconds = 30
 [exhibit]
@@ -173,3 +173,29 @@ def test_an_abandoned_game_in_exhibition_mode_says_one_thing(sim: Sim) -> None:
         assert sim.phase() == "attract"
         wait_js(page, f"{CUE}.startsWith('Press any pit to play')")
         assert not page.errors, page.errors
+
+
+def test_the_cycled_invitation_carries_its_own_language(tmp_path: Path) -> None:
+    """Issue 31 item 6: the attract loop's sentence cycled through the languages while the
+    page stayed `lang="en"`: a screen reader read Swahili with English rules."""
+    sim = Sim(tmp_path, '[board]\nlanguage = "en"\nlanguages = ["en", "sw"]\n')
+    try:
+        with chromium() as browser:
+            page = browser.new_page(viewport={"width": 390, "height": 844})
+            page.set_default_timeout(WAIT_MS)
+            page.goto(sim.url)  # nobody chose a language on this device: the page follows
+            wait_js(page, "!!document.querySelector('#conn.up')")
+            sim.ask("sim.hold", pit="S3", seconds=1.2)  # the boot reset, confirmed
+            sim.advance(1.0)
+            assert sim.phase() == "attract"
+            sentences = sim.ask("exhibit")["exhibit"]["invitations"]
+            for lang in ("sw", "en"):  # each turn of the invitation, with its language
+                wait_js(page, f"document.querySelector('#cue').lang === {lang!r}", timeout=15_000)
+                got = page.evaluate(
+                    "[document.querySelector('#cue').textContent, document.documentElement.lang]"
+                )
+                assert got == [sentences[lang], "en"], got
+            sim.ask("sim.press", pit="S3")  # a visitor: the waking line, the page's language
+            wait_js(page, "!document.querySelector('#cue').hasAttribute('lang')")
+    finally:
+        sim.stop()

@@ -358,6 +358,11 @@ function render(st) {
   const invite = exhibitLine(exhibit);
   const line = invite || st.instruction || "";
   setCue(invite || plays() || !client.hello ? line : watcherLine(st, line), turnEl.textContent);
+  // The cycled invitation is marked with its own language (a screen reader then reads
+  // Swahili as Swahili); any other line is in the page's language.
+  const cueLang = invitationLang(exhibit);
+  if (cueLang) $("cue").setAttribute("lang", cueLang);
+  else $("cue").removeAttribute("lang");
   const cap = on ? st.position.captured : [0, 0];
   $("cap-top").textContent = cap[bottom === "S" ? 1 : 0];
   $("cap-bottom").textContent = cap[bottom === "S" ? 0 : 1];
@@ -429,16 +434,22 @@ function watcherLine(st, line) {
 let exhibit = null;
 const INVITE_MS = 5000; // each language's turn at inviting, in the attract loop
 
+function invitationLang(ex) {
+  // Nobody chose a language here: in the attract loop the invitation speaks each of the
+  // venue's in turn; the language of the moment, or null.
+  const ways = ex && ex.enabled && ex.invitations && Object.keys(ex.invitations);
+  if (ex && ex.phase === "attract" && client.follows && ways && ways.length > 1) {
+    return ways[Math.floor(Date.now() / INVITE_MS) % ways.length];
+  }
+  return null;
+}
+
 function exhibitLine(ex) {
   // The board's own line for the phase (the reset, the invitation, the countdown with its
   // seconds, the night), in this session's language: the words live in the catalogs once.
   if (!ex || !ex.enabled) return null;
-  const ways = ex.invitations && Object.keys(ex.invitations);
-  if (ex.phase === "attract" && client.follows && ways && ways.length > 1) {
-    // Nobody chose a language here: the invitation speaks each of the venue's in turn.
-    return ex.invitations[ways[Math.floor(Date.now() / INVITE_MS) % ways.length]];
-  }
-  return ex.instruction || null;
+  const lang = invitationLang(ex);
+  return lang ? ex.invitations[lang] : ex.instruction || null;
 }
 
 async function pollExhibit() {
