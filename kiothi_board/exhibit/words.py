@@ -11,9 +11,9 @@ from kiothi_board.i18n import Msg, tr
 __all__ = [
     "ATTRACT",
     "CLOSED",
+    "INVITE_SECONDS",
     "THEN_RESET",
     "THEN_RESET_CLOSED",
-    "INVITE_SECONDS",
     "WAKING",
     "countdown_line",
     "invitation_at",
