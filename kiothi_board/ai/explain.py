@@ -59,33 +59,30 @@ def beginner_reason(position: Position, move: int) -> Msg:
 def beginner_opening(position: Position, action: OpeningAction) -> Msg:
     """Why an opening action (R3) is good, in one sentence a beginner understands."""
     me = position.to_move
-    them = SIDE_NAMES[me.other]
     if action.is_pass:
         return tr("Pass: hold a pit. Every pit stays unsown, so none can be captured yet.")
     lift = action.lifts[0]
-    pit, n, first = pit_name(lift.pit), len(lift.place), pit_name(lift.place[0])
-    if len(set(lift.place)) == 1:
-        return tr(
-            "Lift {pit} and put all {n} seeds in {to}: a big pile sows far later.",
-            pit=pit,
-            n=n,
-            to=first,
-        )
+    n = len(lift.place)
+    where = {"pit": pit_name(lift.pit), "to": pit_name(lift.place[0])}
+    if n > 1 and len(set(lift.place)) == 1:
+        return tr("Lift {pit} and put all {n} seeds in {to}: a big pile sows far later.",
+                  n=n, **where)  # fmt: skip
     if all(owner(p) == me for p in lift.place):
-        return tr(
+        return trn(
+            "Lift {pit} and place its seed in {to}: it stays in your own unsown pits, safe "
+            "from capture.",
             "Lift {pit} and place its {n} seeds one by one from {to}: they stay in your own "
             "unsown pits, safe from capture.",
-            pit=pit,
-            n=n,
-            to=first,
+            n,
+            **where,
         )
-    return tr(
-        "Lift {pit} and place its {n} seeds one by one from {to}: {them} has fewer empty pits "
-        "to land in.",
-        pit=pit,
-        n=n,
-        to=first,
-        them=them,
+    return trn(
+        "Lift {pit} and place its seed in {to}: {them} has fewer empty pits to land in.",
+        "Lift {pit} and place its {n} seeds one by one from {to}: {them} has fewer empty "
+        "pits to land in.",
+        n,
+        them=SIDE_NAMES[me.other],
+        **where,
     )
 
 
