@@ -42,7 +42,6 @@ const WORDS = {
   get pointed() { return t("lit: the guide points here"); },
   protectedPit: (s) => t("protected: never sown, so {side} cannot capture its seeds", { side: side(s === "S" ? "N" : "S") }),
   setTo: (n) => tn("set it to {n} seed", "set it to {n} seeds", n),
-  target: (n) => tn("the reset asks for {n} seed", "the reset asks for {n} seeds", n),
   // During the reset: what the pit holds, then what to set it to (not the target as its count).
   resetPit: (pit, held, n) => tn("{pit}, {held}: set it to {n} seed", "{pit}, {held}: set it to {n} seeds", n,
     { pit, held: tn("{n} seed", "{n} seeds", held) }),
@@ -289,7 +288,8 @@ function pitLabel(st, i, counts, resetting, toSet) {
     // "S6, 0 seeds: set it to 6 seeds"; a pit already right holds its target.
     const holds = exhibit && Array.isArray(exhibit.holds) ? exhibit.holds : null;
     if (!toSet.has(name)) return parts.join(", ");
-    return holds ? WORDS.resetPit(name, holds[i], n) : [...parts, WORDS.target(n)].join(", ");
+    // Not known (a power cut mid-game): only what to set, never the target as its count.
+    return holds ? WORDS.resetPit(name, holds[i], n) : [name, WORDS.setTo(n)].join(", ");
   }
   const on = st.stage !== "none" && st.position;
   if (!on) return parts.join(", ");
