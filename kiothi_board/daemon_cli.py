@@ -214,8 +214,8 @@ def screen(daemon: Daemon, keys: SimKeys, play_url: str | None) -> str:
         state.update(said=keys.prompt or keys.said, said_kind="prompt")
     state["help"] = keys.help
     director = daemon.exhibition.director
-    if director.pictured():
-        status = director.status()
+    status = director.status()
+    if status["instruction"] is not None:  # its own picture, or a result and what follows
         language = daemon.controller.language
         if status["phase"] == "attract" and language.current == language.languages[0]:
             # Nobody chose a language: the invitation speaks each of the venue's in turn.

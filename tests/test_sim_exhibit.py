@@ -138,6 +138,13 @@ def test_the_reset_after_resign_or_agreement_lists_the_real_changes(
     assert term.board.state()["stage"] == "turn", "nothing ends before the y"
     over = term.key("y")
     assert "Game over" in over and ("resigned" in over or "agreement" in over), over
+    # Issue 31 item 1: the result's line said "Hold any pit for a new game." (a hold then
+    # started a game nobody played); it says the reset follows, and a hold starts nothing.
+    said = " ".join(over.split())
+    assert "Hold any pit for a new game" not in said, said
+    assert "Reset the board to the start, then hold any pit: it invites the next" in said, said
+    term.key("^")
+    assert len(term.board.store.list_games()) == 1, "the hold started a game"
     term.wait("reset")
     text = term.text()
     assert "already holds these counts" not in text
