@@ -199,3 +199,29 @@ def test_the_cycled_invitation_carries_its_own_language(tmp_path: Path) -> None:
             wait_js(page, "!document.querySelector('#cue').hasAttribute('lang')")
     finally:
         sim.stop()
+
+
+def test_the_result_screen_says_the_reset_follows(sim: Sim) -> None:
+    """Issue 31 item 1: while a result showed (game.over_seconds) the line and the veil
+    invited "Hold any pit for a new game." and a hold started a game nobody played."""
+    with chromium() as browser:
+        page = _page(browser, sim.url, 390)
+        sim.ask("sim.hold", pit="S3", seconds=1.2)  # the boot reset, confirmed
+        sim.advance(1.0)
+        sim.ask("sim.press", pit="S3")
+        sim.advance(0.5, press="N3")  # a press on each side: two players
+        sim.advance(1.5)
+        assert sim.phase() == "playing"
+        sim.ask("resign", side="S")
+        sim.advance(0.5)
+        status = sim.ask("exhibit")["exhibit"]
+        assert status["phase"] == "playing" and status["instruction"], status
+        then = "Reset the board to the start, then hold any pit: it invites the next visitors."
+        assert status["instruction"].endswith(then), status["instruction"]
+        wait_js(page, f"{CUE} === {json.dumps(status['instruction'])}")
+        wait_js(page, f"{OVER}.length === 3")
+        assert page.evaluate(OVER)[2] == then
+        sim.ask("sim.hold", pit="S6", seconds=1.2)  # the hold the old line invited
+        sim.advance(0.5)
+        assert sim.ask("state")["state"]["game_id"] == 1, "the hold started a game"
+        assert not page.errors, page.errors
