@@ -27,7 +27,7 @@ from kiothi_board.board import Board
 from kiothi_board.clock import Clock, FakeClock, SystemClock
 from kiothi_board.config import Config, api_settings, default_state_dir
 from kiothi_board.drivers import Drivers
-from kiothi_board.errors import ConfigError
+from kiothi_board.errors import ConfigError, StoreError
 from kiothi_board.exhibition import Exhibition
 from kiothi_board.guide import PALETTES
 from kiothi_board.hardware.fakes import FakePitInput
@@ -40,6 +40,7 @@ if TYPE_CHECKING:
     from kiothi_board.api.server import ApiServer
 
 log = logging.getLogger("kiothi_board.daemon")
+STORE_LOG_SECONDS = 60.0  # a store that cannot write is logged at most this often
 
 Hook = Callable[[], None]
 
@@ -107,6 +108,7 @@ class Daemon:
         self.link: Any = None  # the co-processor link, when the board uses one
         self.autoplay = autoplay
         self._next_auto = 0.0
+        self._demo_logged = -STORE_LOG_SECONDS
         self._random = random.Random(seed)
         self._next_ping = 0.0
         try:
@@ -281,10 +283,9 @@ class Daemon:
         self._next_auto = now + self.autoplay
         glance = self.controller.glance()  # on the loop: this is one of its hooks
         if glance.stage == "none":
-            self.new_game_from_config()
+            self._demo_game()
             return
-        settings = glance.settings
-        if settings.mode == "demo" or settings.pace == "flow":
+        if glance.settings.mode == "demo" or self._animating():
             return  # the animation runs by itself; a press would pause it
         if glance.ai_to_move or glance.thinking:
             return
@@ -298,6 +299,25 @@ class Daemon:
             self.inputs.tap(self._random.choice(legal))
         elif glance.stage == "open" and legal:  # a hold on an own pit passes
             self.inputs.hold(legal[0], hold)
+
+    def _demo_game(self) -> None:
+        """The demo's next game; a store that cannot write (a full disk) is what the API
+        answers `unavailable`: said once a minute, tried again, the daemon plays on."""
+        try:
+            self.new_game_from_config()
+        except StoreError as exc:
+            now = self.clock.now()
+            if now >= self._demo_logged + STORE_LOG_SECONDS:
+                self._demo_logged = now
+                log.error("autoplay: no new game yet (tried again): %s", exc)
+
+    def _animating(self) -> bool:
+        """Whether the step of the moment advances by itself (the flow pace's lifts, drops
+        and relays): the demo then waits, and presses where a person would (a move, a
+        capture, the opening) in every pace."""
+        session = self.controller.session
+        step = None if session.game is None else session.game.step
+        return step is not None and session.auto(step.kind)
 
     def _ping(self) -> None:
         """Systemd's watchdog, from the loop itself: a stuck loop stops pinging."""

@@ -142,9 +142,16 @@ def _announce(daemon: Daemon, config: Config) -> str | None:
             print(f"kiothi-board: play on the web twin: {play_url}", file=sys.stderr)
             print(f"kiothi-board: {operator_line(daemon, True)}", file=sys.stderr)
         elif daemon.simulated and daemon.api is not None:
+            # With a token or a PIN set, that is the way in: say so, not to set one.
+            codes = " or ".join(f"api.{k}" for k in ("token", "staff_pin") if api_cfg[k])
+            how = (
+                f"enter its {codes} as the access code on the operator page"
+                if codes
+                else "run in a terminal, or set api.token or api.staff_pin"
+            )
             print(
                 "kiothi-board: the web twin is read-only here (no terminal to show a one-time "
-                "link on): run in a terminal, or set api.token or api.staff_pin",
+                f"link on): {how}",
                 file=sys.stderr,
             )
             print(f"kiothi-board: {operator_line(daemon, False)}", file=sys.stderr)
@@ -165,6 +172,8 @@ def operator_line(daemon: Daemon, tty: bool) -> str:
     page = f"{daemon.web_url}operator"
     if daemon.sim_code is None:
         return f"the operator page is at {page}; its access code is your api.staff_pin"
+    if not tty and daemon.config["api"]["token"]:
+        return f"the operator page is at {page}; its access code is your api.token"
     if not tty:
         return (
             f"the operator page is at {page}; its access code is shown only when the "
@@ -205,8 +214,15 @@ def screen(daemon: Daemon, keys: SimKeys, play_url: str | None) -> str:
         state.update(said=keys.prompt or keys.said, said_kind="prompt")
     state["help"] = keys.help
     director = daemon.exhibition.director
-    if director.pictured():
-        state = exhibit_state(state, director.status())
+    status = director.status()
+    if status["instruction"] is not None:  # its own picture, or a result and what follows
+        language = daemon.controller.language
+        if status["phase"] == "attract" and language.current == language.languages[0]:
+            # Nobody chose a language: the invitation speaks each of the venue's in turn.
+            from kiothi_board.exhibit.words import invitation_at
+
+            _, status["instruction"] = invitation_at(daemon.clock.wall(), language.languages)
+        state = exhibit_state(state, status)
     columns = shutil.get_terminal_size().columns
     return render_board(daemon.board.loop.shown, state, columns, daemon.controller.language.current)
 

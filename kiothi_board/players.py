@@ -56,6 +56,11 @@ class AIOpponent:
         """Start choosing for `position.to_move`; returns at once."""
         return AIHandle(self.player.start_think(position))
 
+    def advise(self, position: Position) -> AIHandle:
+        """Start advising the side to move (a hint: no lapses, a plain reason at the low
+        levels and the visitor level); returns at once."""
+        return AIHandle(self.player.start_think(position, hint=True))
+
     def close(self) -> None:
         """Stop any search and its thread."""
         self.player.close()

@@ -136,8 +136,8 @@ def exhibit_state(state: dict[str, Any], exhibit: dict[str, Any]) -> dict[str, A
     if not exhibit.get("enabled") or line is None:
         return state
     out = {**state, "instruction": line}
-    if exhibit.get("phase") == "countdown":
-        return out  # the game is still on, dimmed under the countdown
+    if exhibit.get("phase") in ("countdown", "playing"):
+        return out  # the game is still on (dimmed under the countdown, or its result)
     out.update(expect=None, stage="none")  # no game shown
     if exhibit.get("board") is not None:  # the reset's targets, or the start it set
         out["board"] = exhibit["board"]

@@ -74,6 +74,27 @@ def test_the_demo_plays_on_past_a_long_move(tmp_path: Path) -> None:
     assert line["actions"] > 17, line
 
 
+def test_the_demo_plays_in_the_flow_pace(tmp_path: Path) -> None:
+    """Issue 31 item 3: with `[game] pace = "flow"` the demo sat at the opening, silent (it
+    never pressed in flow, where only the sowing animates by itself)."""
+    clock = FakeClock()
+    cfg = validate(config(mode="ai", pace="flow"))
+    d = Daemon(cfg, sim=True, state_dir=str(tmp_path), api=False, clock=clock, autoplay=0.05,
+               seed=3)  # fmt: skip
+    over: list[dict[str, Any]] = []
+    d.board.add_listener(lambda e: over.append(e) if e["type"] == "game_over" else None)
+    for _ in range(60_000):
+        clock.advance(0.01)
+        d.tick()
+        if over:
+            break
+    line = json.loads(d.trace_line())
+    stored = d.store.list_games(1)
+    d.close()
+    assert over, f"the flow demo finished no game: {line}"
+    assert stored[0]["status"] == "finished", stored
+
+
 def test_restart_resumes_the_same_game_at_the_same_step(tmp_path: Path) -> None:
     clock = FakeClock()
     cfg = validate(config(variant=""))

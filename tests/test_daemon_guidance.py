@@ -3,6 +3,10 @@ the first boot of a board is a tutorial."""
 
 from __future__ import annotations
 
+import json
+import signal
+import subprocess
+import sys
 from pathlib import Path
 
 from kiothi_board.clock import FakeClock
@@ -47,5 +51,34 @@ def test_a_boards_first_game_is_the_tutorial(tmp_path: Path) -> None:
     assert state["tutorial"] == "opening" and state["instruction"].startswith("Tutorial 1/4")
     daemon.close()
     second = Daemon(_config("ai"), sim=True, state_dir=str(tmp_path), api=False, clock=FakeClock())
-    assert second.board.state()["tutorial"] is None  # resumed: a plain game now
+    # Resumed: still the tutorial (issue 31 item 8; it was a plain game before).
+    assert second.board.state()["tutorial"] == "opening"
     second.close()
+
+
+def test_a_first_run_piped_through_tee_leaves_the_tutorial_to_the_terminal(
+    tmp_path: Path,
+) -> None:
+    """Issue 31 item 8: `kiothi-board run --sim | tee log` (no terminal to play on) opened
+    the tutorial game; the next run, in a terminal, resumed it as an ordinary game."""
+    state = tmp_path / "state"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "kiothi_board", "run", "--sim", "--no-api", "--trace",
+         "--state-dir", str(state)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True,
+    )  # fmt: skip
+    try:
+        assert proc.stdout is not None
+        first = json.loads(proc.stdout.readline())  # the first trace line: the game is on
+        assert first["game"] == 1, first
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 0, err
+    terminal = Daemon(validate({}), sim=True, state_dir=str(state), api=False, clock=FakeClock())
+    try:
+        st = terminal.board.state()
+        assert st["game_id"] == 1 and st["tutorial"] == "opening", (st["game_id"], st["tutorial"])
+        assert st["instruction"].startswith("Tutorial 1/4"), st["instruction"]
+    finally:
+        terminal.close()

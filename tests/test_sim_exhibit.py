@@ -15,6 +15,7 @@ from kiothi_board.clock import FakeClock
 from kiothi_board.config import validate
 from kiothi_board.daemon import Daemon
 from kiothi_board.daemon_cli import _sim_keys, screen
+from kiothi_board.exhibit.words import ATTRACT
 from kiothi_board.rules import INITIAL_BOARD, parse_pit, pit_name
 from kiothi_board.sim import ASK_AGREE_AI, ASK_RESIGN_AI, NO_GAME, SimKeys
 
@@ -137,6 +138,13 @@ def test_the_reset_after_resign_or_agreement_lists_the_real_changes(
     assert term.board.state()["stage"] == "turn", "nothing ends before the y"
     over = term.key("y")
     assert "Game over" in over and ("resigned" in over or "agreement" in over), over
+    # Issue 31 item 1: the result's line said "Hold any pit for a new game." (a hold then
+    # started a game nobody played); it says the reset follows, and a hold starts nothing.
+    said = " ".join(over.split())
+    assert "Hold any pit for a new game" not in said, said
+    assert "Reset the board to the start, then hold any pit: it invites the next" in said, said
+    term.key("^")
+    assert len(term.board.store.list_games()) == 1, "the hold started a game"
     term.wait("reset")
     text = term.text()
     assert "already holds these counts" not in text
@@ -194,3 +202,31 @@ def test_x_during_the_ais_move_resigns_for_the_player(tmp_path: Path) -> None:
         assert "South resigned (R13). North wins" in " ".join(text.split())
     finally:
         t.close()
+
+
+def test_the_terminal_invitation_speaks_each_of_the_venues_languages(tmp_path: Path) -> None:
+    """Issue 31 item 6: the terminal's invitation stayed in the board's language while the
+    page's cycled through the venue's languages."""
+    cfg = validate({
+        "api": {"tcp_port": -1, "web_port": -1},
+        "board": {"language": "en", "languages": ["en", "sw"]},
+        "exhibit": {"enabled": True, **EXHIBIT},
+    })  # fmt: skip
+    clock = FakeClock()
+    daemon = Daemon(cfg, sim=True, state_dir=str(tmp_path), clock=clock, seed=5)
+    keys = SimKeys()
+    try:
+        _sim_keys(daemon, keys, "^")  # a hold confirms the reset: the attract loop
+        clock.advance(0.05)
+        daemon.tick()
+        english = "Press any pit to play against the board"
+        swahili = ATTRACT.render("sw")[:30]
+        seen = set()
+        for _ in range(3):  # three turns of 5 s: English, Swahili, English (or the other way)
+            text = ANSI.sub("", daemon.board.loop.ask(lambda: screen(daemon, keys, None)))
+            seen.add("en" if english in text else "sw" if swahili in text else text)
+            clock.advance(5.0)
+            daemon.tick()
+        assert seen == {"en", "sw"}, seen
+    finally:
+        daemon.close()

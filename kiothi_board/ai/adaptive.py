@@ -185,6 +185,7 @@ class AdaptivePlayer(PlayerBase):
         self.adjuster = Adjuster()
         self._rungs: dict[int, PlayerBase] = {}
         self._expect: Position | None = None  # the position after our last move
+        self.last_rung: str | None = None  # the player its last move was played as
 
     def new_game(self) -> None:
         """Start again at level 1 with no opinion of the opponent."""
@@ -219,17 +220,10 @@ class AdaptivePlayer(PlayerBase):
                 rung = START
             hint = self.rung_player(rung).choose(position, budget)
             self._expect = _after(position, hint)
-        name = RUNGS[rung]
-        return Hint(
-            hint.move,
-            hint.opening,
-            hint.score,
-            hint.pv,
-            hint.depth,
-            hint.nodes,
-            hint.exact,
-            f"{hint.explanation} (adaptive: playing as {name} this move)",
-        )
+        # The rung is for the staff (`last_rung`), never in words a player reads: the
+        # explanation stays the rung's own.
+        self.last_rung = RUNGS[rung]
+        return hint
 
 
 def _after(position: Position, hint: Hint) -> Position | None:

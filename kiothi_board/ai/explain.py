@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from kiothi_board.ai.search import SearchResult
 from kiothi_board.i18n import Msg, joined, tr, trn, trp
-from kiothi_board.rules import Position, Side, owner, pit_name, trace_move
+from kiothi_board.rules import OpeningAction, Position, Side, owner, pit_name, trace_move
 
 SIDE_NAMES = {Side.S: trp("side", "South"), Side.N: trp("side", "North")}
 
@@ -54,6 +54,36 @@ def beginner_reason(position: Position, move: int) -> Msg:
     else:
         where = tr("{pit} {lands} in {them}'s empty {land}", **head)
     return tr("{where}: {why}.", where=where, why=_why(position, move, them))
+
+
+def beginner_opening(position: Position, action: OpeningAction) -> Msg:
+    """Why an opening action (R3) is good, in one sentence a beginner understands."""
+    me = position.to_move
+    if action.is_pass:
+        return tr("Pass: hold a pit. Every pit stays unsown, so none can be captured yet.")
+    lift = action.lifts[0]
+    n = len(lift.place)
+    where = {"pit": pit_name(lift.pit), "to": pit_name(lift.place[0])}
+    if n > 1 and len(set(lift.place)) == 1:
+        return tr("Lift {pit} and put all {n} seeds in {to}: a big pile sows far later.",
+                  n=n, **where)  # fmt: skip
+    if all(owner(p) == me for p in lift.place):
+        return trn(
+            "Lift {pit} and place its seed in {to}: it stays in your own unsown pits, safe "
+            "from capture.",
+            "Lift {pit} and place its {n} seeds one by one from {to}: they stay in your own "
+            "unsown pits, safe from capture.",
+            n,
+            **where,
+        )
+    return trn(
+        "Lift {pit} and place its seed in {to}: {them} has fewer empty pits to land in.",
+        "Lift {pit} and place its {n} seeds one by one from {to}: {them} has fewer empty "
+        "pits to land in.",
+        n,
+        them=SIDE_NAMES[me.other],
+        **where,
+    )
 
 
 def _why(position: Position, move: int, them: Msg) -> Msg:

@@ -11,7 +11,7 @@ from collections import Counter
 from collections.abc import Callable
 
 from kiothi_board.ai.evaluation import TUNED, Weights
-from kiothi_board.ai.explain import beginner_reason, explain_move
+from kiothi_board.ai.explain import beginner_opening, beginner_reason, explain_move
 from kiothi_board.ai.human import Eyes, choose_seen
 from kiothi_board.ai.levels import BASELINE_LEVEL, LEVEL_NAMES, LEVELS, Level, level
 from kiothi_board.ai.opening import choose_opening, explain_opening
@@ -146,7 +146,10 @@ class AIPlayer(PlayerBase):
             choice.depth,
             choice.nodes,
             False,
-            explain_opening(choice, position.to_move),
+            # A low level's hint says why in plain words; the others give the search's figures.
+            beginner_opening(position, choice.action)
+            if self.level.beginner_hints
+            else explain_opening(choice, position.to_move),
         )
 
     def _beginner(self, position: Position, style: Eyes) -> Hint:

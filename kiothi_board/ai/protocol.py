@@ -205,6 +205,9 @@ class EngineSession:
             return
         elapsed = self.clock.now() - start
         self.send(f"info string {hint.explanation}")
+        rung = getattr(self.player, "last_rung", None)  # the visitor level's, for engine users
+        if rung is not None:
+            self.send(f"info string adaptive: playing as {rung} this move")
         if hint.opening is not None:
             self.send(
                 f"info depth {hint.depth} score cp {round(hint.score * 100)} nodes {hint.nodes} "

@@ -15,7 +15,7 @@ from kiothi_board.controller.events import Complete, OpenGuided, Select
 from kiothi_board.controller.notices import Applied, Notice, Started
 from kiothi_board.controller.session import Session
 from kiothi_board.controller.settings import Settings
-from kiothi_board.guide.tutorial import TUTORIAL_OPENING, Tutorial, tutorial_move
+from kiothi_board.guide.tutorial import TUTORIAL_OPENING, Part, Tutorial, tutorial_move
 from kiothi_board.rules import Side, parse_opening
 
 __all__ = ["Coach"]
@@ -37,10 +37,21 @@ class Coach:
 
     def start(self) -> int:
         """Start a tutorial game: South (you) against the AI, step pace, standard rules."""
-        gid = self.session.begin(Settings("ai", (Side.S,), self.level, "step"))
+        gid = self.session.begin(Settings("ai", (Side.S,), self.level, "step"), tutorial=True)
         self._game = gid
         self.tutorial = Tutorial()
         return gid
+
+    def resume(self) -> None:
+        """A resumed tutorial game (a restart, a power cut) goes on as the tutorial, at the
+        part its actions have reached: the lessons are not lost with the process."""
+        s, game = self.session, self.session.game
+        if game is None or not s.tutorial_game or game.stage == "over":
+            return
+        part = _part(game.movers.count(Side.S), game.stage == "sow" and game.mover is Side.S)
+        if part is not None:
+            self._game = s.game_id
+            self.tutorial = Tutorial(part)
 
     @property
     def active(self) -> Tutorial | None:
@@ -79,3 +90,15 @@ class Coach:
         elif t.part == "their-opening" and game.stage == "turn":
             self.tutorial = t.next()
             self.session.select(tutorial_move(game.position), lifted=False)
+
+
+def _part(south_actions: int, south_sowing: bool) -> Part | None:
+    """The tutorial's part after South's `south_actions` finished actions (its opening, its
+    first move), `south_sowing` while South's next move is being sown."""
+    if south_actions == 0:
+        return "opening"
+    if south_actions == 1:
+        return "move" if south_sowing else "their-opening"
+    if south_actions == 2 and not south_sowing:
+        return "play-on"
+    return None  # the player's own moves have begun: the lessons are over

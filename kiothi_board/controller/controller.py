@@ -103,6 +103,7 @@ class Controller:
         self._closed = False
         if resume:
             self.session.resume()
+            self.coach.resume()
         self._frame = self.presenter.render()
 
     def _heard(self, notices: list[Notice]) -> None:

@@ -70,7 +70,10 @@ class Idle:
 
 @dataclass(frozen=True, slots=True)
 class Changed:
-    """Something the guide shows changed without a game event (check, pause, revert, AI)."""
+    """Something the guide shows changed without a game event (check, pause, revert, AI);
+    `reverted`: a hold or chord took back the press on this pit (and its wrong-press words)."""
+
+    reverted: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -110,6 +110,13 @@ class Presenter:
                 if isinstance(event, Select):
                     self._overlays = [o for o in self._overlays if o.cue != Cue.HINT]
                 return [notice, self.guided()]
+            case Changed(reverted=int(pit)):
+                # The press a hold takes back was no wrong press (a hold on an empty pit
+                # passes the opening, R3): its red ring and its words go with it.
+                self._overlays = [o for o in self._overlays if o.pit != pit or o.cue == Cue.HINT]
+                if not self._said_hint:
+                    self._said = None
+                return [notice, self.guided()]
             case Changed() | Idle():
                 return [notice, self.guided()]
             case Wrong(pit, endless):

@@ -94,6 +94,7 @@ class Session:
         self._told: list[Notice] = []
         self.game: Game | None = None
         self.game_id: int | None = None
+        self.tutorial_game = False  # the first-game tutorial (controller.coach)
         self.seq = 0  # events stored for the current game
         self.settings = Settings()
         self.check: frozenset[int] | None = None  # board check: the pits marked wrong
@@ -173,17 +174,22 @@ class Session:
         self.settings = settings
         self.game = game
         self.game_id = gid
+        self.tutorial_game = meta.get("tutorial") is True
         self.seq = len(stored)
         self._step_since = self.clock.now()
         self._opponents = opponents
 
-    def begin(self, settings: Settings) -> int:
-        """Start a game with `settings`; its store id. A game left unfinished is abandoned."""
+    def begin(self, settings: Settings, *, tutorial: bool = False) -> int:
+        """Start a game with `settings`; its store id. A game left unfinished is abandoned.
+        `tutorial`: the first-game tutorial, marked in the stored meta so a restart
+        resumes it as one."""
         self.cancel_thinking()
         if self.game is not None and self.game.stage != "over":
             self.commit(Abandon())  # R13: stored as abandoned, not left "unfinished"
         self.settings = settings
-        self.game_id = self.journal.begin_game(settings.to_stored())
+        self.tutorial_game = tutorial
+        meta = settings.to_stored()
+        self.game_id = self.journal.begin_game({**meta, "tutorial": True} if tutorial else meta)
         self.seq = 0
         self.game = new_game(settings)
         self.check = None
@@ -257,7 +263,7 @@ class Session:
             self._step_since = self.clock.now()
         self.check = mark.check
         self.paused = mark.paused
-        self.tell(Changed())
+        self.tell(Changed(reverted=pit))
 
     def release(self, pit: int) -> None:
         """The press on `pit` is over."""
@@ -333,7 +339,12 @@ class Session:
         (`offered`: the exhibition offers it, nobody asked)."""
         game = self.need_game()
         if game.stage in ("turn", "open"):
-            self._hint = self.factory(self.settings.level).start(game.position)
+            opponent = self.factory(self.settings.level)
+            # The real AI advises (its best, in plain words) rather than play its game move
+            # (at the visitor level: a rung's search figures); simple opponents just play.
+            advise = getattr(opponent, "advise", None)
+            start = advise if callable(advise) else opponent.start
+            self._hint = start(game.position)
             self._hint_offered = offered
 
     @property

@@ -13,7 +13,7 @@ the board can never be stuck:
     playing   --no input for idle_after-->      countdown
     countdown --press-->                        playing (the press is taken, not played)
     countdown --countdown_seconds pass-->       AbandonGame -> reset
-    playing   --game over, over_seconds pass--> reset
+    playing   --game over, over_seconds pass--> reset (the result shows; input does nothing)
     reset     --confirm gesture (or sensors)--> attract (or closed)
 
 At start-up with no game to resume the attendant asks for a reset: after a power cut
@@ -115,6 +115,11 @@ class Attendant:
             return None
         return max(0.0, self.timing.countdown - (now - self.since))
 
+    @property
+    def showing_result(self) -> bool:
+        """Whether a finished game's result shows (for `over_seconds`, before the reset)."""
+        return self.phase == "playing" and self._over_at is not None
+
     def _enter(self, phase: Phase, now: float) -> None:
         self.phase = phase
         self.since = now
@@ -122,6 +127,8 @@ class Attendant:
     # ------------------------------------------------------------------ inputs
     def on_input(self, event: InputEvent, now: float) -> list[Action]:
         """An input event from the board; returns what to do with it."""
+        if self.showing_result:
+            return []  # a hold here would start a game nobody plays: the reset comes first
         if self.phase in ("playing", "countdown"):
             self._last_input = now
             self._hinted = False

@@ -54,9 +54,10 @@ from kiothi_board.exhibit.attract import (
 from kiothi_board.exhibit.ports import ExhibitSettings
 from kiothi_board.exhibit.reset import ResetPicture, left_by_last_game
 from kiothi_board.exhibit.schedule import Moment, Schedule
-from kiothi_board.exhibit.words import phase_line
+from kiothi_board.exhibit.words import THEN_RESET, THEN_RESET_CLOSED, phase_line
 from kiothi_board.frame import Frame
-from kiothi_board.guide import Renderer
+from kiothi_board.guide import OverView, Renderer
+from kiothi_board.guide.instructions import over_line
 from kiothi_board.hardware.protocols import InputEvent
 from kiothi_board.rules import pit_name
 from kiothi_board.store.base import GameStore
@@ -94,6 +95,7 @@ class Director:
         self._moment: Moment = schedule.at(clock.wall())
         self._game_frame: Frame | None = None
         self._board: tuple[int, ...] | None = None  # the counts the last game left
+        self._result: OverView | None = None  # the last game's result, while it shows
         self.presses = [0] * 20
         self.totals = {"started": 0, "finished": 0, "abandoned": 0}
         self.faults = {"input_faults": 0, "wrong": 0, "hints": 0, "errors": 0}
@@ -235,6 +237,9 @@ class Director:
                 case Applied(_, _, new):
                     self._board = expected_board(new)
                     self.attendant.on_game_activity(now)
+                    if new.stage == "over" and new.result is not None:
+                        stuck = new.position.to_move if new.result.end == "no-moves" else None
+                        self._result = OverView(new.result, stuck)
                 case Finished(_, outcome, _, _):
                     self._game_over(None if outcome is None else outcome.end, now)
                 case Wrong():
@@ -285,6 +290,18 @@ class Director:
             return Invitation(self._renderer, wave_period=0.8).frame(now), m.brightness
         return self.attract.frame(now), m.brightness * self.settings.attract_brightness
 
+    def _result_line(self) -> str | None:
+        """While a result shows, the game-over line saying what follows: the reset (the
+        game's own line would invite a new game, which the attendant does not start)."""
+        if not self.enabled or not self.attendant.showing_result or self._result is None:
+            return None
+        return over_line(self._result, THEN_RESET if self._moment.open else THEN_RESET_CLOSED)
+
+    def _holds(self) -> list[int] | None:
+        """During the reset, what the pits hold (as the last game left them, when known)."""
+        before = self._board if self._board is not None else self._reset.before
+        return None if before is None else list(before)
+
     def pictured(self) -> bool:
         """Whether the rings show one of the director's pictures rather than the game."""
         return self.enabled and self.attendant.phase != "playing"
@@ -294,7 +311,7 @@ class Director:
         """The exhibit's state for the API: phase, countdown, schedule, the attract show, the
         line to show instead of the game's (`instruction`), the counts the pits hold or must
         hold while no game is on (`board`), and during the reset the pits still to set
-        (`pending`)."""
+        (`pending`) and what they hold (`holds`)."""
         now = self._clock.now()
         left = self.attendant.countdown_left(now)
         m = self._moment
@@ -309,8 +326,10 @@ class Director:
             "brightness": m.brightness,
             "day": m.day,
             "showing": self.attract.showing if self.attendant.phase == "attract" else None,
-            "instruction": phase_line(phase, left, self._reset.instruction() if reset else None),
+            "instruction": self._result_line()
+            or phase_line(phase, left, self._reset.instruction() if reset else None),
             # The reset's targets; after it (attract, waking, closed) the board holds them.
             "board": list(self._reset.target) if phase in _AT_START else None,
             "pending": [pit_name(p) for p in self._reset.differs()] if reset else None,
+            "holds": self._holds() if reset else None,
         }

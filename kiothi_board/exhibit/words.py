@@ -8,11 +8,38 @@ import math
 
 from kiothi_board.i18n import Msg, tr
 
-__all__ = ["ATTRACT", "CLOSED", "WAKING", "countdown_line", "phase_line"]
+__all__ = [
+    "ATTRACT",
+    "CLOSED",
+    "INVITE_SECONDS",
+    "THEN_RESET",
+    "THEN_RESET_CLOSED",
+    "WAKING",
+    "countdown_line",
+    "invitation_at",
+    "phase_line",
+]
 
 ATTRACT = tr("Press any pit to play against the board, or a pit on each side for two players.")
 WAKING = tr("Two players? Press a pit on the other side now.")
 CLOSED = tr("The board is resting until the next opening hours.")
+# What follows a game's result (the twin's game-over veil says the same).
+THEN_RESET = tr("Reset the board to the start, then hold any pit: it invites the next visitors.")
+THEN_RESET_CLOSED = tr(
+    "Reset the board to the start, then hold any pit: it rests until the next opening hours."
+)
+
+
+INVITE_SECONDS = 5.0
+"""Each language's turn at inviting, in the attract loop (the twin's INVITE_MS too)."""
+
+
+def invitation_at(seconds: float, languages: tuple[str, ...]) -> tuple[str, str]:
+    """The language whose turn it is `seconds` into the day (wall time), and the
+    invitation in it: the attract loop speaks each of the venue's languages in turn."""
+    langs = languages or ("en",)
+    lang = langs[int(seconds // INVITE_SECONDS) % len(langs)]
+    return lang, ATTRACT.render(lang)
 
 
 def countdown_line(seconds: float) -> Msg:

@@ -24,7 +24,7 @@ from kiothi_board.guide.views import (
 from kiothi_board.i18n import Msg, joined, tr, trn, trp
 from kiothi_board.rules import Side, pit_name
 
-__all__ = ["Situation", "instruction", "side_name", "wrong_text"]
+__all__ = ["Situation", "instruction", "over_line", "side_name", "wrong_text"]
 
 _SIDE = {Side.S: trp("side", "South"), Side.N: trp("side", "North")}
 _ENDS = {
@@ -105,21 +105,37 @@ def instruction(s: Situation) -> Msg:
 
 def _over(view: OverView) -> Msg:
     """Who won (the winner's score first), and how the game ended, in words (R10-R13)."""
-    res = view.result
-    if res.end == "abandoned":
+    if view.result.end == "abandoned":
         return to_player(
             tr(
                 "Game over: the game was abandoned, with no winner and no draw (R13). Hold any pit "
                 "for a new game."
             )
         )
+    how, score = _result(view)
+    return to_player(tr("{how}. {score} Hold any pit for a new game.", how=how, score=score))
+
+
+def over_line(view: OverView, after: Msg) -> Msg:
+    """The game-over line with `after` (what follows the result: an exhibition's reset)
+    instead of the invitation to hold a pit for a new game."""
+    if view.result.end == "abandoned":
+        abandoned = tr("Game over: the game was abandoned, with no winner and no draw (R13).")
+        return to_player(tr("{line} {extra}", line=abandoned, extra=after))
+    how, score = _result(view)
+    return to_player(tr("{how}. {score} {after}", how=how, score=score, after=after))
+
+
+def _result(view: OverView) -> tuple[Msg, Msg]:
+    """How the game ended and the score, in words (R10-R13)."""
+    res = view.result
     s, n = res.captured
     if res.winner is None:
         score = tr("A draw, {south}–{north}.", south=s, north=n)
     else:
         won, lost = (s, n) if res.winner is Side.S else (n, s)
         score = tr("{side} wins {won}–{lost}.", side=_SIDE[res.winner], won=won, lost=lost)
-    how: Msg | str
+    how: Msg
     if res.end == "resign" and res.by is not None:
         how = tr("Game over: {side} resigned (R13)", side=_SIDE[res.by])
     elif res.end == "no-moves":
@@ -138,7 +154,7 @@ def _over(view: OverView) -> Msg:
             )
     else:
         how = _ENDS.get(str(res.end)) or tr("Game over ({end})", end=str(res.end))
-    return to_player(tr("{how}. {score} Hold any pit for a new game.", how=how, score=score))
+    return how, score
 
 
 def _idle(view: IdleView, s: Situation) -> Msg:

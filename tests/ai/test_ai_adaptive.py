@@ -99,11 +99,12 @@ def test_the_player_steps_down_when_far_ahead_and_up_when_behind() -> None:
     ahead.new_game()
     ahead.choose(position((10, 20)))  # North leads by 10: far ahead
     assert ahead.adjuster.rung == START - 2
-    assert "adaptive: playing as" in hint.explanation
+    assert ahead.last_rung == RUNGS[START - 2]
+    assert "adaptive" not in hint.explanation, "a player never reads the internal rung"
     behind = make_player("level:adaptive", seed=1)
     hint = behind.choose(position((24, 6)))  # North trails by 18
     assert behind.adjuster.rung == START + 2
-    assert "playing as level:3" in hint.explanation
+    assert behind.last_rung == "level:3" and "level:" not in hint.explanation
     behind.new_game()
     assert behind.adjuster.rung == START and behind.adjuster.history == []
 
@@ -161,4 +162,4 @@ def test_the_player_reads_the_seeds_left_for_the_endgame_rule() -> None:
     player = make_player("level:adaptive", seed=3, clock=FakeClock())
     hint = player.choose(pos)
     assert player.adjuster.history == [ENDGAME_RUNG]
-    assert "playing as level:5" in hint.explanation
+    assert player.last_rung == "level:5" and "level:" not in hint.explanation

@@ -70,6 +70,15 @@ def test_the_link_on_a_terminal_gives_control_once(tmp_path: Path) -> None:
             again = browser.new_context().new_page()  # the link a second time: spent
             again.goto(link)
             again.wait_for_selector("#role.spectator", timeout=20_000)
+            # Issue 31 item 13: it said "The saved access code was not accepted" (nothing was
+            # saved); now what happened to the link, and where the code is.
+            again.wait_for_function(
+                "() => document.querySelector('#say').textContent.includes('used already')",
+                timeout=20_000,
+            )
+            said = again.text_content("#say") or ""
+            assert "saved access code" not in said and "operator page" in said, said
+            assert "terminal that started the simulator" in said, said
             other = browser.new_page()  # a fresh tab without the link is a spectator
             other.goto(plain)
             other.wait_for_selector("#role.spectator", timeout=20_000)
@@ -109,3 +118,29 @@ def test_a_one_time_ticket_is_spent_and_lasts_ten_minutes() -> None:
     clock.advance(600 + 1)  # ONCE_TTL
     with pytest.raises(ApiError, match="wrong ticket"):  # too late
         access.authenticate("127.0.0.1:2", ticket=late)
+
+
+def test_with_a_token_the_start_up_line_says_to_use_it(tmp_path: Path) -> None:
+    """Issue 31 item 12: with api.token set and no terminal, the line still said "set
+    api.token or api.staff_pin" to get control."""
+    config = tmp_path / "c.toml"
+    config.write_text('[api]\ntcp_port = -1\nweb_port = 0\ntoken = "a-long-random-token-1234"\n')
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "kiothi_board", *ARGS,
+         "--config", str(config), "--state-dir", str(tmp_path / "state")],
+        stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, stdin=subprocess.DEVNULL,
+    )  # fmt: skip
+    try:
+        assert proc.stderr is not None
+        text = ""
+        for raw in proc.stderr:
+            text += raw.decode("utf-8", "replace")
+            if "operator page is at" in text:
+                break
+    finally:
+        proc.terminate()
+        text += proc.communicate(timeout=15)[1].decode("utf-8", "replace")
+    assert "web twin is read-only here" in text, text
+    assert "set api.token" not in text and "or set api.staff_pin" not in text, text
+    assert "enter its api.token as the access code on the operator page" in text, text
+    assert "its access code is your api.token" in text, text

@@ -8,6 +8,7 @@ from kiothi_board.controller.opponent import FirstLegalOpponent
 from kiothi_board.guide import HINT_SECONDS, Cue
 from kiothi_board.guide.tutorial import TUTORIAL_OPENING
 from kiothi_board.rules import Position, Variant, parse_pit
+from kiothi_board.store.memory import MemoryStore
 
 from .conftest import Rig, make_rig
 
@@ -153,3 +154,49 @@ def test_a_board_configured_for_the_visitor_level_starts_and_its_tutorial_plays_
     rig.pit_input.hold(parse_pit("S1"), 1.5)  # the board's very first game: the tutorial
     assert rig.ctl.state()["tutorial"] not in (None, "done")
     assert rig.ctl.state()["settings"]["level"] == "adaptive" and asked == ["adaptive"]
+
+
+def test_a_hold_on_an_empty_pit_passes_the_opening_without_calling_the_pit_empty() -> None:
+    """Issue 31 item 9: the hold's first press was told "S1 is empty: choose a pit with
+    seeds" (and its ring flashed red) while the hold then passed the opening (R3)."""
+    rig = make_rig(opponent_factory=lambda level: FirstLegalOpponent())
+    rig.ctl.new_game("two", pace="step")
+    rig.pit_input.hold(parse_pit("S1"), 1.5)
+    rig.tick()
+    state = rig.ctl.state()
+    assert state["position"]["to_move"] == "N", "the hold passed South's opening"
+    assert state["said"] is None, state["said"]
+    assert rig.lit(Cue.ERROR) == [], "no red ring for a press the hold took back"
+    rig.pit_input.tap(parse_pit("N1"))  # a real wrong press is still said
+    assert rig.ctl.state()["said"] == "N1 is empty: choose a pit with seeds."
+
+
+def test_the_tutorial_survives_a_restart_at_every_part() -> None:
+    """Issue 31 item 8: a resumed tutorial game was an ordinary game (its lessons gone)."""
+    store = MemoryStore()
+    rig = make_rig(store, opponent_factory=lambda level: FirstLegalOpponent())
+    rig.pit_input.hold(parse_pit("S1"), 1.5)  # the board's very first game: the tutorial
+    parts: list[str] = []
+    for _ in range(400):
+        rig.tick()
+        st = rig.ctl.state()
+        if st["tutorial"] in (None, "done"):
+            break
+        if not parts or parts[-1] != st["tutorial"]:
+            parts.append(st["tutorial"])
+            rig.ctl.close()  # a restart (or a power cut) here: the next process resumes
+            rig = make_rig(store, opponent_factory=lambda level: FirstLegalOpponent())
+            again = rig.ctl.state()
+            assert again["tutorial"] == st["tutorial"], (again["tutorial"], st["tutorial"])
+            if st["instruction"].startswith("Tutorial"):  # the lesson of the moment, too
+                assert again["instruction"] == st["instruction"], again["instruction"]
+        pit = rig.ctl.expected_pit()
+        if pit is not None:
+            rig.pit_input.tap(pit)
+        elif st["stage"] == "turn" and not st["ai_to_move"]:
+            rig.pit_input.tap(parse_pit(st["position"]["legal"][0]))
+    assert parts[0] == "opening" and {"move", "play-on"} <= set(parts), parts
+    assert rig.ctl.state()["actions"][0] == TUTORIAL_OPENING
+    rig.ctl.close()
+    later = make_rig(store, opponent_factory=lambda level: FirstLegalOpponent())
+    assert later.ctl.state()["tutorial"] is None, "once the lessons are over they stay over"

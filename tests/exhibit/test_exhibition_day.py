@@ -263,8 +263,16 @@ def test_the_twin_page_shows_what_the_rings_show(day: tuple[Day, float]) -> None
         # Issue 24: the numbers show what the rings ask for (the start, R2), not zeros.
         counts = "[...document.querySelectorAll('#board .pit .count')].map(c => +c.textContent)"
         wait_js(page, f"{counts}.join() === {','.join(map(str, R2_BOARD))!r}")
+        # Issue 31 item 14: a pit to set says what it holds and what to set (it read "S6, 6
+        # seeds, the reset asks for 6 seeds" whatever it held); one right already, its count.
+        status = d.state["exhibit"]
+        holds, pending = status["holds"], status["pending"]
         label = page.get_attribute('[data-pit="S6"]', "aria-label")
-        assert label == "S6, 6 seeds, the reset asks for 6 seeds", label
+        if "S6" in pending and holds is not None:
+            held = f"{holds[5]} seed" + ("" if holds[5] == 1 else "s")
+            assert label == f"S6, {held}: set it to 6 seeds", (label, status)
+        else:
+            assert label == "S6, 6 seeds", (label, status)
         d.confirm_reset()  # the staff at closing time
         assert d.phase() == "closed"
         wait_js(page, "document.querySelector('#cue').textContent.includes('resting')")

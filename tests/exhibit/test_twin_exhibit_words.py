@@ -31,9 +31,9 @@ COUNTS = "[...document.querySelectorAll('#board .pit .count')].map(c => +c.textC
 class Sim:
     """`kiothi-board run --sim --fake-clock` in exhibition mode, and its Unix socket."""
 
-    def __init__(self, tmp: Path) -> None:
+    def __init__(self, tmp: Path, extra: str = "") -> None:
         sock = tmp / "api.sock"
-        (tmp / "c.toml").write_text(f"""
+        (tmp / "c.toml").write_text(f"""{extra}
 [game]
 over_seconds = 30
 [exhibit]
@@ -129,6 +129,7 @@ def test_an_abandoned_game_in_exhibition_mode_says_one_thing(sim: Sim) -> None:
         wait_js(page, f"{CUE} === {json.dumps(status['instruction'])}")
         sim.advance(3.0, press="S3")  # a visitor, alone: a game against the AI
         assert sim.phase() == "playing"
+        sim.ask("sim.press", pit="S6")  # lifts S6 for the opening (R3): its seeds in hand
         sim.advance(21.0)  # and walks away: the countdown
         assert sim.phase() == "countdown"
         for _ in range(4):  # every second's line, number and unit together at 320 px
@@ -154,8 +155,13 @@ def test_an_abandoned_game_in_exhibition_mode_says_one_thing(sim: Sim) -> None:
         assert page.inner_text("#turn") == "Game over"
         # The pits show what the reset asks for, as in the reset with no game.
         wait_js(page, f"{COUNTS} === {','.join(map(str, START))!r}")
+        # Issue 31 item 14: it said "S6, 6 seeds, the reset asks for 6 seeds" (the target
+        # as its count) while S6 held none: now what it holds, and what to set.
+        assert "S6" in status["pending"] and status["holds"][5] == 0, status
         label = page.get_attribute('[data-pit="S6"]', "aria-label")
-        assert label == "S6, 6 seeds, the reset asks for 6 seeds", label
+        assert label == "S6, 0 seeds: set it to 6 seeds", label
+        label = page.get_attribute('[data-pit="S1"]', "aria-label")
+        assert label == "S1, 0 seeds", label  # right already: it holds its target
         differs = page.evaluate(
             "[...document.querySelectorAll('#board .pit.differs')].map(p => p.dataset.pit)"
         )
@@ -166,4 +172,56 @@ def test_an_abandoned_game_in_exhibition_mode_says_one_thing(sim: Sim) -> None:
         sim.advance(1.0)
         assert sim.phase() == "attract"
         wait_js(page, f"{CUE}.startsWith('Press any pit to play')")
+        assert not page.errors, page.errors
+
+
+def test_the_cycled_invitation_carries_its_own_language(tmp_path: Path) -> None:
+    """Issue 31 item 6: the attract loop's sentence cycled through the languages while the
+    page stayed `lang="en"`: a screen reader read Swahili with English rules."""
+    sim = Sim(tmp_path, '[board]\nlanguage = "en"\nlanguages = ["en", "sw"]\n')
+    try:
+        with chromium() as browser:
+            page = browser.new_page(viewport={"width": 390, "height": 844})
+            page.set_default_timeout(WAIT_MS)
+            page.goto(sim.url)  # nobody chose a language on this device: the page follows
+            wait_js(page, "!!document.querySelector('#conn.up')")
+            sim.ask("sim.hold", pit="S3", seconds=1.2)  # the boot reset, confirmed
+            sim.advance(1.0)
+            assert sim.phase() == "attract"
+            sentences = sim.ask("exhibit")["exhibit"]["invitations"]
+            for lang in ("sw", "en"):  # each turn of the invitation, with its language
+                wait_js(page, f"document.querySelector('#cue').lang === {lang!r}", timeout=15_000)
+                got = page.evaluate(
+                    "[document.querySelector('#cue').textContent, document.documentElement.lang]"
+                )
+                assert got == [sentences[lang], "en"], got
+            sim.ask("sim.press", pit="S3")  # a visitor: the waking line, the page's language
+            wait_js(page, "!document.querySelector('#cue').hasAttribute('lang')")
+    finally:
+        sim.stop()
+
+
+def test_the_result_screen_says_the_reset_follows(sim: Sim) -> None:
+    """Issue 31 item 1: while a result showed (game.over_seconds) the line and the veil
+    invited "Hold any pit for a new game." and a hold started a game nobody played."""
+    with chromium() as browser:
+        page = _page(browser, sim.url, 390)
+        sim.ask("sim.hold", pit="S3", seconds=1.2)  # the boot reset, confirmed
+        sim.advance(1.0)
+        sim.ask("sim.press", pit="S3")
+        sim.advance(0.5, press="N3")  # a press on each side: two players
+        sim.advance(1.5)
+        assert sim.phase() == "playing"
+        sim.ask("resign", side="S")
+        sim.advance(0.5)
+        status = sim.ask("exhibit")["exhibit"]
+        assert status["phase"] == "playing" and status["instruction"], status
+        then = "Reset the board to the start, then hold any pit: it invites the next visitors."
+        assert status["instruction"].endswith(then), status["instruction"]
+        wait_js(page, f"{CUE} === {json.dumps(status['instruction'])}")
+        wait_js(page, f"{OVER}.length === 3")
+        assert page.evaluate(OVER)[2] == then
+        sim.ask("sim.hold", pit="S6", seconds=1.2)  # the hold the old line invited
+        sim.advance(0.5)
+        assert sim.ask("state")["state"]["game_id"] == 1, "the hold started a game"
         assert not page.errors, page.errors

@@ -9,11 +9,18 @@ is space again.
 
 from __future__ import annotations
 
+import contextlib
+import json
 import os
+import queue
 import socket
 import subprocess
+import sys
+import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import IO
 
 import pytest
 
@@ -23,15 +30,27 @@ from tests.api.helpers import socket_client
 pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="mounting a small tmpfs needs root")
 
 
-@pytest.fixture
-def small_disk(tmp_path: Path) -> Iterator[Path]:
-    state = tmp_path / "state"
+@contextlib.contextmanager
+def _tmpfs(state: Path, size: str) -> Iterator[Path]:
     state.mkdir()
-    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=512k", "tmpfs", str(state)], check=True)
+    subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(state)], check=True)
     try:
         yield state
     finally:
         subprocess.run(["umount", "-l", str(state)], check=False)
+
+
+@pytest.fixture
+def small_disk(tmp_path: Path) -> Iterator[Path]:
+    with _tmpfs(tmp_path / "state", "512k") as state:
+        yield state
+
+
+@pytest.fixture
+def demo_disk(tmp_path: Path) -> Iterator[Path]:
+    """Room for the demo's write-ahead log to grow until the filler takes the rest."""
+    with _tmpfs(tmp_path / "state", "8m") as state:
+        yield state
 
 
 def _fill(path: Path) -> None:
@@ -73,3 +92,67 @@ def test_a_full_disk_degrades_health_and_logs_once(tmp_path: Path, small_disk: P
     assert "Traceback" not in log, log[-3000:]
     errors = [line for line in log.splitlines() if " ERROR " in line]
     assert 1 <= len(errors) <= 4, errors  # one per kind of failure a minute, with counts
+
+
+def _lines(stream: IO[str], into: queue.Queue[str]) -> None:
+    for line in stream:
+        into.put(line)
+    into.put("")  # the stream closed: the process ended
+
+
+def test_the_demo_on_a_full_disk_plays_on(tmp_path: Path, demo_disk: Path) -> None:
+    """Issue 30 item 4: `--autoplay` starting its next game on a full disk ended the daemon
+    (the store's error went up through the loop's hook); the API's same step is answered
+    `unavailable`. Now the demo says so once a minute and plays on when there is space."""
+    conf = tmp_path / "c.toml"
+    conf.write_text('[game]\nmode = "two"\nvariant = "ply_limit=12"\nover_seconds = 0.2\n')
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "kiothi_board", "run", "--sim", "--no-api", "--no-terminal",
+         "--state-dir", str(demo_disk), "--config", str(conf), "--autoplay", "0.005",
+         "--trace", "--seed", "1"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )  # fmt: skip
+    assert proc.stdout is not None and proc.stderr is not None
+    out: queue.Queue[str] = queue.Queue()
+    err: queue.Queue[str] = queue.Queue()
+    threading.Thread(target=_lines, args=(proc.stdout, out), daemon=True).start()
+    threading.Thread(target=_lines, args=(proc.stderr, err), daemon=True).start()
+    log: list[str] = []
+
+    def game_reaches(n: int) -> int:
+        while True:
+            line = out.get(timeout=60)
+            assert line, "the daemon ended:\n" + "".join(log) + _drain(err)
+            game = json.loads(line)["game"] or 0
+            if game >= n:
+                return int(game)
+
+    try:
+        first = game_reaches(2)  # the demo plays its games
+        _fill(demo_disk / "filler")
+        deadline = time.monotonic() + 60
+        while not any("autoplay: no new game yet" in line for line in log):
+            line = err.get(timeout=max(0.1, deadline - time.monotonic()))
+            assert line, "the daemon ended on a full disk:\n" + "".join(log)
+            log.append(line)
+        assert proc.poll() is None
+        (demo_disk / "filler").unlink()  # space again: the demo's next game starts
+        assert game_reaches(first + 1) > first
+        assert proc.poll() is None
+    finally:
+        proc.terminate()
+        proc.wait(timeout=20)
+    log.append(_drain(err))
+    assert "Traceback" not in "".join(log), "".join(log)[-3000:]
+
+
+def _drain(lines: queue.Queue[str]) -> str:
+    got = []
+    while True:
+        try:
+            got.append(lines.get(timeout=1))
+        except queue.Empty:
+            return "".join(got)
+        if not got[-1]:
+            return "".join(got)

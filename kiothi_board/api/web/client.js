@@ -89,7 +89,9 @@ class KiothiClient {
           // A wrong token (or an expired ticket) still leaves a spectator connection.
           sessionStorage.removeItem("kiothi-ticket");
           hello = await this.request("hello", { client: "web" });
+          // A spent link is no saved code: say what happened to the link, and where the code is.
           this.emit("notice", err.code === "rate_limited" ? err.message
+            : ticket ? t("This link was used already (it gives control once, for 10 minutes): this device only watches. The access code is in the terminal that started the simulator: enter it on the operator page.")
             : t("The saved access code was not accepted: this device only watches. Enter the code again on the operator page."));
         }
         this.hello = hello;

@@ -42,7 +42,9 @@ const WORDS = {
   get pointed() { return t("lit: the guide points here"); },
   protectedPit: (s) => t("protected: never sown, so {side} cannot capture its seeds", { side: side(s === "S" ? "N" : "S") }),
   setTo: (n) => tn("set it to {n} seed", "set it to {n} seeds", n),
-  target: (n) => tn("the reset asks for {n} seed", "the reset asks for {n} seeds", n),
+  // During the reset: what the pit holds, then what to set it to (not the target as its count).
+  resetPit: (pit, held, n) => tn("{pit}, {held}: set it to {n} seed", "{pit}, {held}: set it to {n} seeds", n,
+    { pit, held: tn("{n} seed", "{n} seeds", held) }),
   get noGame() { return t("No game"); },
   get undoSet() { return t("Undo: set the board back"); },
   get set() { return t("Set the board"); },
@@ -284,12 +286,18 @@ function owner(st, side) {
   return WORDS.row(side);
 }
 
-function pitLabel(st, i, counts, resetting) {
+function pitLabel(st, i, counts, resetting, toSet) {
   // "S6, 6 seeds, yours, you may sow it": what a screen reader says for the pit.
   const name = pitName(i);
   const n = counts[i];
   const parts = [name, WORDS.seeds(n)];
-  if (resetting) return [...parts, WORDS.target(n)].join(", ");
+  if (resetting) {
+    // "S6, 0 seeds: set it to 6 seeds"; a pit already right holds its target.
+    const holds = exhibit && Array.isArray(exhibit.holds) ? exhibit.holds : null;
+    if (!toSet.has(name)) return parts.join(", ");
+    // Not known (a power cut mid-game): only what to set, never the target as its count.
+    return holds ? WORDS.resetPit(name, holds[i], n) : [name, WORDS.setTo(n)].join(", ");
+  }
   const on = st.stage !== "none" && st.position;
   if (!on) return parts.join(", ");
   const pos = st.position;
@@ -337,7 +345,7 @@ function render(st) {
     p.el.classList.toggle("expect", !!on && !resetting && st.expect === name);
     p.el.classList.toggle("differs", pending.has(name) || (resetting && !Array.isArray(exhibit.pending) && counts[i] > 0));
     p.el.classList.toggle("clickable", !!(client.hello && client.hello.sim));
-    p.el.setAttribute("aria-label", pitLabel(st, i, counts, resetting));
+    p.el.setAttribute("aria-label", pitLabel(st, i, counts, resetting, pending));
   });
   const turnEl = $("turn");
   if (!on) {
@@ -360,6 +368,11 @@ function render(st) {
   const line = invite || st.instruction || "";
   setCue(invite || plays() || !client.hello ? line : watcherLine(st, line), turnEl.textContent,
     on && !st.restore && st.stage !== "over" ? turnLine(st) : null);
+  // The cycled invitation is marked with its own language (a screen reader then reads
+  // Swahili as Swahili); any other line is in the page's language.
+  const cueLang = invitationLang(exhibit);
+  if (cueLang) $("cue").setAttribute("lang", cueLang);
+  else $("cue").removeAttribute("lang");
   const cap = on ? st.position.captured : [0, 0];
   $("cap-top").textContent = cap[bottom === "S" ? 1 : 0];
   $("cap-bottom").textContent = cap[bottom === "S" ? 0 : 1];
@@ -371,7 +384,9 @@ function render(st) {
     // The winner's score first, as the game-over line says it (the layout puts North or
     // South on the left by the width); a draw or an abandoned game: South's first.
     const [a, b] = res.winner === "N" ? [1, 0] : [0, 1];
-    over.replaceChildren(...[who, `${res.captured[a]} – ${res.captured[b]}`, againLine(resetting)].map((text, k) => {
+    // In exhibition mode the reset follows the result (a hold starts no game before it).
+    const next = resetting || (!!exhibit && exhibit.enabled && exhibit.phase === "playing");
+    over.replaceChildren(...[who, `${res.captured[a]} – ${res.captured[b]}`, againLine(next)].map((text, k) => {
       const el = document.createElement(k ? "span" : "b");
       el.textContent = text;
       return el;
@@ -442,16 +457,22 @@ function watcherLine(st, line) {
 let exhibit = null;
 const INVITE_MS = 5000; // each language's turn at inviting, in the attract loop
 
+function invitationLang(ex) {
+  // Nobody chose a language here: in the attract loop the invitation speaks each of the
+  // venue's in turn; the language of the moment, or null.
+  const ways = ex && ex.enabled && ex.invitations && Object.keys(ex.invitations);
+  if (ex && ex.phase === "attract" && client.follows && ways && ways.length > 1) {
+    return ways[Math.floor(Date.now() / INVITE_MS) % ways.length];
+  }
+  return null;
+}
+
 function exhibitLine(ex) {
   // The board's own line for the phase (the reset, the invitation, the countdown with its
   // seconds, the night), in this session's language: the words live in the catalogs once.
   if (!ex || !ex.enabled) return null;
-  const ways = ex.invitations && Object.keys(ex.invitations);
-  if (ex.phase === "attract" && client.follows && ways && ways.length > 1) {
-    // Nobody chose a language here: the invitation speaks each of the venue's in turn.
-    return ex.invitations[ways[Math.floor(Date.now() / INVITE_MS) % ways.length]];
-  }
-  return ex.instruction || null;
+  const lang = invitationLang(ex);
+  return lang ? ex.invitations[lang] : ex.instruction || null;
 }
 
 async function pollExhibit() {
