@@ -13,6 +13,7 @@ import pytest
 
 from kiothi_board.clock import FakeClock
 from kiothi_board.config import validate
+from kiothi_board.controller import Controller
 from kiothi_board.daemon import Daemon
 from kiothi_board.daemon_cli import _sim_keys, screen
 from kiothi_board.rules import INITIAL_BOARD, parse_pit, pit_name
@@ -70,7 +71,7 @@ class Term:
         for _ in range(4000):
             st = self.board.state()
             human = st["position"]["to_move"] == "S" if st.get("position") else False
-            pit = self.board.expected_pit()
+            pit = self.board.ask(Controller.expected_pit)
             if pit is not None and (human or st["stage"] in ("sow", "guided_open")):
                 self.key(_key(pit))
             elif st["stage"] == "open" and not st["ai_to_move"]:
@@ -118,7 +119,7 @@ def test_the_exhibition_cycle_in_the_terminal(term: Term) -> None:
     countdown = [line for line in term.lines() if line.startswith("Still playing?")]
     assert countdown and re.search(r"ends in \d+\u00a0s\.", countdown[0]), term.lines()
     term.wait("reset")
-    assert term.board.get_game(1)["result"]["end"] == "abandoned"  # type: ignore[index]
+    assert term.board.call("games.get", id=1)["result"]["end"] == "abandoned"  # type: ignore[index]
     assert any(line.startswith("Reset to the start: set") for line in term.lines())
 
 
@@ -130,7 +131,7 @@ def test_the_reset_after_resign_or_agreement_lists_the_real_changes(
     term.key("3")
     term.tick(80)
     term.play_until_turn(2)
-    left = term.board.glance().board
+    left = term.board.ask(Controller.glance).board
     assert left is not None
     prompt = term.key(ending)
     assert (ASK_RESIGN_AI if ending == "x" else ASK_AGREE_AI)[:40] in prompt.replace("\n", " ")
@@ -185,11 +186,11 @@ def test_x_during_the_ais_move_resigns_for_the_player(tmp_path: Path) -> None:
         t.play_until_turn(0)
         t.key(_key(parse_pit(t.board.state()["position"]["legal"][0])))
         while t.board.state()["position"]["to_move"] == "S":  # South's move, guided
-            t.key(_key(t.board.expected_pit()))  # type: ignore[arg-type]
+            t.key(_key(t.board.ask(Controller.expected_pit)))  # type: ignore[arg-type]
         assert t.board.state()["stage"] in ("turn", "sow")  # the AI's turn or its move
         t.key("x")
         text = t.key("y")
-        record = t.board.get_game(2)
+        record = t.board.call("games.get", id=2)
         assert record is not None and record["result"]["by"] == "S", record["result"]
         assert "South resigned (R13). North wins" in " ".join(text.split())
     finally:

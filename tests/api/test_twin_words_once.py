@@ -35,7 +35,7 @@ def _seen(page: Any) -> tuple[str, str, str]:
 
 
 def test_the_heading_is_not_read_twice(twin: Twin) -> None:
-    twin.ctl.new_game("two", "SN", 3, "step", {"V2": True})
+    twin.ctl.call("new_game", mode="two", sides="SN", level=3, pace="step", variant={"V2": True})
     page = twin.phone
     twin.synced(page)  # the live region holds the whole line
     heading, eye, heard = _seen(page)
@@ -52,7 +52,7 @@ def test_the_heading_is_not_read_twice(twin: Twin) -> None:
 
 
 def test_the_game_over_veil_says_the_lines_own_words(twin: Twin) -> None:
-    twin.ctl.new_game("two", "SN", 3, "step", {"V2": True})
+    twin.ctl.call("new_game", mode="two", sides="SN", level=3, pace="step", variant={"V2": True})
     twin.ctl.run("resign")
     page = twin.phone
     twin.synced(page)

@@ -43,7 +43,7 @@ def _stages(board: Board) -> list[tuple[str, Any]]:
     """A game's stages, each a step that brings the board there."""
 
     def opening() -> None:
-        board.new_game("ai", "S", 1, "step", {})
+        board.call("new_game", mode="ai", sides="S", level=1, pace="step", variant={})
 
     def lifted() -> None:
         board.press(6)  # S7 lifted: its seeds to place

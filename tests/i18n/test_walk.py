@@ -89,7 +89,7 @@ def test_a_whole_game_on_the_terminal_screen_has_no_english(lang: str) -> None:
         if bad:
             found[key] = bad
 
-    board.new_game("ai", "S", 1, "step", {})
+    board.call("new_game", mode="ai", sides="S", level=1, pace="step", variant={})
     stages = _play(board, seen, clock=clock)
     board.close()
     assert "over/None" in stages and "sow/drop" in stages
@@ -139,7 +139,7 @@ def test_a_whole_game_on_the_page_in_each_language_has_no_english() -> None:
                     found.setdefault(lang, {})[key] = bad
 
         seen("blank")
-        board.new_game("ai", "S", 1, "step", {})
+        board.call("new_game", mode="ai", sides="S", level=1, pace="step", variant={})
         stages = _play(board, seen)
         assert "over/None" in stages
         for lang in OTHERS:  # the How-to-play panel, read to the end
