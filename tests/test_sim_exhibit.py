@@ -13,11 +13,11 @@ import pytest
 
 from kiothi_board.clock import FakeClock
 from kiothi_board.config import validate
-from kiothi_board.controller import Controller
+from kiothi_board.controller import TABLE, Controller
 from kiothi_board.daemon import Daemon
 from kiothi_board.daemon_cli import _sim_keys, screen
 from kiothi_board.rules import INITIAL_BOARD, parse_pit, pit_name
-from kiothi_board.sim import ASK_AGREE_AI, ASK_RESIGN_AI, NO_GAME, SimKeys
+from kiothi_board.sim import NO_GAME, SimKeys
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 EXHIBIT = {"idle_s": 60, "countdown_s": 10, "level": 1}
@@ -134,7 +134,7 @@ def test_the_reset_after_resign_or_agreement_lists_the_real_changes(
     left = term.board.ask(Controller.glance).board
     assert left is not None
     prompt = term.key(ending)
-    assert (ASK_RESIGN_AI if ending == "x" else ASK_AGREE_AI)[:40] in prompt.replace("\n", " ")
+    assert str(TABLE["resign" if ending == "x" else "end"].ask_ai)[:40] in prompt.replace("\n", " ")
     assert term.board.state()["stage"] == "turn", "nothing ends before the y"
     over = term.key("y")
     assert "Game over" in over and ("resigned" in over or "agreement" in over), over
@@ -162,7 +162,7 @@ def test_keys_outside_the_exhibition(tmp_path: Path) -> None:
         t.play_until_turn(0)
         assert "South to move: press" in " ".join(t.lines())
         assert not any("to move S" in line for line in t.lines()), "said once"
-        assert ASK_RESIGN_AI[:40] in " ".join(t.key("x").split())
+        assert str(TABLE["resign"].ask_ai)[:40] in " ".join(t.key("x").split())
         t.key("y")
         t.tick(11 * 20)  # the result shows, then the board is idle
         assert any(line.startswith("No game") for line in t.lines()), t.lines()

@@ -148,6 +148,7 @@ class CommandHandlers:
                     "role": s.role,
                     "help": s.help,
                     "allowed": allowed(session.role, s.role),
+                    "button": s.button,
                 }
                 for s in self._served()
             ]

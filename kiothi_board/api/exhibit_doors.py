@@ -23,7 +23,7 @@ from kiothi_board.i18n import tr
 if TYPE_CHECKING:
     from kiothi_board.api.server import ApiServer
 
-__all__ = ["ExhibitDoors", "SimDoors", "install"]
+__all__ = ["EXHIBIT_COMMANDS", "ExhibitDoors", "SimDoors", "install"]
 
 _ANY: dict[str, Any] = {"type": "object"}
 
@@ -56,6 +56,35 @@ class SimDoors(Protocol):
     def hold(self, pit: int, seconds: float) -> None: ...
 
     def chord(self, first: int, second: int, seconds: float) -> None: ...
+
+
+_DATE = Text(10)
+EXHIBIT_COMMANDS: tuple[CommandSpec, ...] = (
+    CommandSpec(
+        "stats",
+        tr("read the exhibition's statistics"),
+        "staff",
+        (Arg("from", _DATE), Arg("to", _DATE), Arg("days", Integer(1, 400))),
+        returns="`timezone`, `days`, `total` (docs/exhibition.md; `from`, `to`: dates)",
+        reply_schema=_ANY,
+    ),
+    CommandSpec(
+        "exhibit.set",
+        tr("turn exhibition mode on or off until the next start"),
+        "staff",
+        (Arg("enabled", Bool(), True),),
+        returns="`exhibit` (as `exhibit`'s)",
+        reply_schema={"type": "object", "required": ["exhibit"]},
+    ),
+    CommandSpec(
+        "exhibit",
+        tr("read the exhibition's phase, countdown and line"),
+        "spectator",
+        returns="`exhibit`: `enabled`, `phase`, `countdown`, `instruction`, … (docs/exhibition.md)",
+        reply_schema={"type": "object", "required": ["exhibit"]},
+    ),
+)
+"""The exhibition's commands (served when the daemon runs an exhibition)."""
 
 
 def _date(a: dict[str, Any], key: str) -> str | None:
@@ -98,40 +127,8 @@ def install(server: ApiServer, exhibit: ExhibitDoors, sim: SimDoors | None = Non
     def switch(a: dict[str, Any]) -> dict[str, Any]:
         return {"exhibit": exhibit.set_enabled(a["enabled"])}
 
-    date = Text(10)
-    dispatcher.add_command(
-        CommandSpec(
-            "stats",
-            tr("read the exhibition's statistics"),
-            "staff",
-            (Arg("from", date), Arg("to", date), Arg("days", Integer(1, 400))),
-            returns="`timezone`, `days`, `total` (docs/exhibition.md)",
-            reply_schema=_ANY,
-        ),
-        stats,
-    )
-    dispatcher.add_command(
-        CommandSpec(
-            "exhibit.set",
-            tr("turn exhibition mode on or off until the next start"),
-            "staff",
-            (Arg("enabled", Bool(), True),),
-            returns="`exhibit` (as `exhibit`'s)",
-            reply_schema={"type": "object", "required": ["exhibit"]},
-        ),
-        switch,
-    )
-    dispatcher.add_command(
-        CommandSpec(
-            "exhibit",
-            tr("read the exhibition's phase, countdown and line"),
-            "spectator",
-            returns="`exhibit`: `enabled`, `phase`, `countdown`, `instruction`, … "
-            "(docs/exhibition.md)",
-            reply_schema={"type": "object", "required": ["exhibit"]},
-        ),
-        status,
-    )
+    for spec, fn in zip(EXHIBIT_COMMANDS, (stats, switch, status), strict=True):
+        dispatcher.add_command(spec, fn)
     dispatcher.add_health("exhibit", exhibit.health)
     dispatcher.add_health("store", exhibit.store_health)
     server.metrics_source = exhibit.report

@@ -69,6 +69,9 @@ class Text(Kind):
     def want(self) -> str:
         return f"a non-empty string of at most {self.max_len} characters"
 
+    def usage(self, name: str, required: bool) -> str:
+        return f"`{name}{'' if required else '?'}` (text, 1…{self.max_len} characters)"
+
     def schema(self) -> dict[str, Any]:
         return {"type": "string", "minLength": 1, "maxLength": self.max_len}
 
@@ -91,6 +94,11 @@ class Choice(Kind):
 
     def want(self) -> str:
         return "one of " + ", ".join(repr(o) for o in self._options())
+
+    def usage(self, name: str, required: bool) -> str:
+        if self.pattern is None:
+            return Kind.usage(self, name, required)
+        return f"`{name}{'' if required else '?'}` (a language of the board's catalogs)"
 
     def schema(self) -> dict[str, Any]:
         if self.pattern is not None:
@@ -251,6 +259,9 @@ class Topics(Kind):
 
     def want(self) -> str:
         return "a list of " + ", ".join(self.options)
+
+    def usage(self, name: str, required: bool) -> str:
+        return f"`{name}{'' if required else '?'}` (a list of the topics below)"
 
     def schema(self) -> dict[str, Any]:
         return {"type": "array", "items": {"enum": list(self.options)}}

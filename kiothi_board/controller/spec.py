@@ -99,7 +99,8 @@ class CommandSpec:
     `returns` and `reply_schema` describe the reply (docs/api.md, docs/api/schemas).
     `turn`: a seat may run it only on its own turn. `least`: how many arguments a request
     must give at least (`schema_extra`: the schema's further bounds). `button`: the
-    operator page shows it as a button.
+    operator page shows it as a button. `needs_game`: the terminal refuses its key with no
+    game on; `ask` (`ask_ai` against the AI): the question the terminal asks before it.
     """
 
     name: str
@@ -118,6 +119,9 @@ class CommandSpec:
     least: int = 0
     schema_extra: dict[str, Any] = field(default_factory=dict)
     key: str | None = None
+    needs_game: bool = False
+    ask: Msg | None = None
+    ask_ai: Msg | None = None
     chords: tuple[tuple[int, int, str | None], ...] = ()
     controls: tuple[int, ...] = ()
     button: bool = False

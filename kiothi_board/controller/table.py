@@ -82,6 +82,26 @@ def _pit(result: Any, args: Any) -> dict[str, Any]:
     return {"pit": pit_name(args["pit"])}
 
 
+_ASK_NEW = tr(
+    "Start a new game? Press y to confirm (this game is stored as abandoned); "
+    "any other key keeps playing."
+)
+_ASK_RESIGN = tr(
+    "Resign? Press y to confirm: the player to move resigns and the other wins (R13); "
+    "any other key keeps playing."
+)
+_ASK_RESIGN_AI = tr(
+    "Resign? Press y to confirm: you resign and the AI wins (R13); any other key keeps playing."
+)
+_ASK_AGREE = tr(
+    "End by agreement? Press y to confirm: each player takes the seeds left in their own "
+    "row and the higher count wins (R13); any other key keeps playing."
+)
+_ASK_AGREE_AI = tr(
+    "End by agreement with the AI? It always agrees. Press y to confirm: each of you takes "
+    "the seeds left in your own row and the higher count wins (R13); any other key keeps "
+    "playing."
+)
 _SECRET = Text(256)
 _LANG = Choice(available, "^[a-z]{2,3}(_[A-Z]{2})?$")  # the catalogs installed
 _OPTIONS = "`mode`, `sides`, `level`, `pace`, `variant`"
@@ -213,7 +233,8 @@ TABLE = CommandTable(
         _door(
             "help",
             tr("list the commands this session may run, with their help"),
-            returns="`commands`: `name`, `args`, `role`, `help`, `allowed`",
+            returns="`commands`: `name`, `args`, `role`, `help`, `allowed`, `button` (a page "
+            "shows it as a button)",
             reply_schema={
                 "type": "object",
                 "required": ["commands"],
@@ -287,6 +308,7 @@ TABLE = CommandTable(
             chords=((4, 5, None), (14, 15, None)),
             controls=(0,),
             button=True,
+            needs_game=True,
         ),
         CommandSpec(
             "hint",
@@ -296,6 +318,7 @@ TABLE = CommandTable(
             key="h",
             controls=(1,),
             button=True,
+            needs_game=True,
         ),
         CommandSpec(
             "resign",
@@ -307,6 +330,9 @@ TABLE = CommandTable(
             key="x",
             chords=((0, 1, "S"), (10, 11, "N")),
             button=True,
+            needs_game=True,
+            ask=_ASK_RESIGN,
+            ask_ai=_ASK_RESIGN_AI,
         ),
         CommandSpec(
             "end",
@@ -317,6 +343,9 @@ TABLE = CommandTable(
             key="a",
             chords=((9, 10, None),),
             button=True,
+            needs_game=True,
+            ask=_ASK_AGREE,
+            ask_ai=_ASK_AGREE_AI,
         ),
         CommandSpec(
             "check",
@@ -334,12 +363,14 @@ TABLE = CommandTable(
             chords=((0, 9, None), (10, 19, None)),
             controls=(2,),
             button=True,
+            needs_game=True,
         ),
         CommandSpec(
             "walk",
             tr("walk a long move drop by drop"),
             handler=lambda ctl, _: ctl.session.commit(Walk()),
             key="v",
+            needs_game=True,
         ),
         CommandSpec(
             "pause",
@@ -354,6 +385,7 @@ TABLE = CommandTable(
                 "properties": {"paused": {"type": "boolean"}},
             },
             key=" ",
+            needs_game=True,
         ),
         CommandSpec(
             "new",
@@ -365,6 +397,7 @@ TABLE = CommandTable(
             key="n",
             chords=((0, 19, None),),
             controls=(3,),
+            ask=_ASK_NEW,
         ),
         CommandSpec(
             "abandon",
