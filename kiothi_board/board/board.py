@@ -164,11 +164,6 @@ class Board:
             return spec.handler(self.controller, value)
         return self.loop.call(lambda: self.controller.run(Command(name, value)))
 
-    def run(self, command: Command | str, arg: Any = None) -> Any:
-        """Run one command of the session's table with its value as is (no spec check: the
-        gestures' own commands, a test's); its result."""
-        return self.loop.call(lambda: self.controller.run(command, arg))
-
     def ask(self, query: Callable[[Controller], T]) -> T:
         """Run `query(controller)` on the loop (a read: `Controller.glance`, `.view`,
         `.instruction`, `.expected_pit`, …) and return what it returns."""

@@ -53,7 +53,7 @@ def test_the_heading_is_not_read_twice(twin: Twin) -> None:
 
 def test_the_game_over_veil_says_the_lines_own_words(twin: Twin) -> None:
     twin.ctl.call("new_game", mode="two", sides="SN", level=3, pace="step", variant={"V2": True})
-    twin.ctl.run("resign")
+    twin.ctl.call("resign")
     page = twin.phone
     twin.synced(page)
     wait_js(page, "!document.querySelector('#over').classList.contains('hidden')")

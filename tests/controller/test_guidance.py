@@ -137,7 +137,7 @@ def test_first_game_is_a_tutorial_through_an_opening_and_a_relay() -> None:
     assert rig.ctl.state()["actions"][0] == TUTORIAL_OPENING
     rig.ctl.call("new_game", mode="two")  # a game asked for later is no tutorial
     assert rig.ctl.state()["tutorial"] is None
-    rig.ctl.run("tutorial")  # …unless asked for
+    rig.ctl.call("tutorial")  # …unless asked for
     assert rig.ctl.state()["tutorial"] == "opening"
 
 

@@ -18,7 +18,10 @@ from kiothi_board.clock import FakeClock
 from kiothi_board.controller import (
     CHORDS,
     CONTROLS,
+    TABLE,
     Command,
+    CommandSpec,
+    CommandTable,
     Controller,
     Gestures,
     Settings,
@@ -27,10 +30,13 @@ from kiothi_board.controller import (
 )
 from kiothi_board.controller.events import Advance, Resign, Revert, Select, from_json, to_json
 from kiothi_board.controller.game import new_game
+from kiothi_board.controller.kinds import Integer
 from kiothi_board.controller.notices import Applied, Notice, Started
-from kiothi_board.errors import ConflictError, RecordError
+from kiothi_board.controller.spec import Arg, ArgError
+from kiothi_board.errors import BadArgumentError, RecordError
 from kiothi_board.hardware.fakes import FakePixelSink
 from kiothi_board.hardware.protocols import InputEvent
+from kiothi_board.i18n import tr
 from kiothi_board.rules import Outcome, Side, parse_record
 from kiothi_board.store.memory import MemoryStore
 from kiothi_board.store.sqlite import SqliteStore
@@ -119,16 +125,26 @@ def test_gestures_are_pure_taps_holds_chords_and_buttons() -> None:
 
 
 # --------------------------------------------------------------------------- session
-def test_the_command_table_can_be_extended_and_names_unknown_commands(rig: Rig) -> None:
+def test_the_command_table_can_be_extended_and_names_unknown_commands() -> None:
+    """A part adds a command as one entry: the Board runs it by name with its argument
+    checked, and a control button the entry names fires it."""
     seen: list[Any] = []
-    rig.ctl.session.register("stats", lambda arg: seen.append(arg) or len(seen))
-    assert rig.ctl.run("stats", 7) == 1 and seen == [7]
-    with pytest.raises(ConflictError, match="unknown command 'bogus'"):
-        rig.ctl.run("bogus")
-    # A control button runs through the same table.
-    rig.ctl.gestures.controls[3] = "stats"
-    rig.ctl.handle_event(InputEvent("pressed", -1, 0.0, control=3))
+    spec = CommandSpec(
+        "stats",
+        tr("read the settings"),
+        args=(Arg("n", Integer(0, 9)),),
+        handler=lambda ctl, n: seen.append(n) or len(seen),
+        controls=(3,),
+    )
+    rig = make_rig(table=CommandTable((*TABLE, spec)))
+    assert rig.ctl.call("stats", n=7) == 1 and seen == [7]
+    with pytest.raises(ArgError, match="stats: n must be an integer from 0 to 9"):
+        rig.ctl.call("stats", n=10)
+    with pytest.raises(BadArgumentError, match="no command 'bogus'"):
+        rig.ctl.call("bogus")
+    rig.ctl.handle_event(InputEvent("pressed", -1, 0.0, control=3))  # the entry's button
     assert seen == [7, None]
+    rig.ctl.close()
 
 
 def test_the_notice_stream_carries_typed_game_events(rig: Rig) -> None:

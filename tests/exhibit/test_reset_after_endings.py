@@ -10,7 +10,6 @@ from kiothi_board.ai.levels import LevelChoice
 from kiothi_board.board import Board
 from kiothi_board.clock import FakeClock
 from kiothi_board.controller import Controller
-from kiothi_board.controller.commands import NewGame
 from kiothi_board.exhibit.attendant import Timing
 from kiothi_board.exhibit.director import Director, ExhibitSettings
 from kiothi_board.exhibit.schedule import Schedule
@@ -44,7 +43,7 @@ class Exhibit:
         """Confirm the boot reset, then a two-player game (as a press on each side would)."""
         if self.director.status()["phase"] == "reset":
             self.board.press(3, hold=True)
-        self.board.run("new_game", NewGame("two", "S", 1, pace))
+        self.board.call("new_game", mode="two", sides="S", level=1, pace=pace)
         assert self.director.status()["phase"] == "playing"
 
     def left(self) -> tuple[int, ...]:
@@ -55,7 +54,7 @@ class Exhibit:
     def reset_after(self, ending: str) -> dict[str, Any]:
         """End the game with `ending`, wait for the reset; its status."""
         if ending:
-            self.board.run(ending)
+            self.board.call(ending)
         for _ in range(400):
             self.tick(5)
             if self.director.status()["phase"] == "reset":

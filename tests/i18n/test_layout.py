@@ -49,7 +49,7 @@ def _stages(board: Board) -> list[tuple[str, Any]]:
         board.press(6)  # S7 lifted: its seeds to place
 
     def over() -> None:
-        board.run("resign", "S")
+        board.call("resign", side="S")
 
     return [("blank", lambda: None), ("opening", opening), ("placing", lifted), ("over", over)]
 

@@ -147,7 +147,7 @@ def test_the_operator_page_redraws_its_lines_when_the_board_changes_language() -
         page = _operator(browser, url, None)  # never chose: follows the board
         _drawn(page, "en")
         assert english_in(str(page.evaluate(SCRIPT_LINES)), "sw"), "English first"
-        board.run("language")  # S9+S10 held: the board now speaks Swahili
+        board.call("language")  # S9+S10 held: the board now speaks Swahili
         _drawn(page, "sw")
         want = f"Mchezo {board.state()['game_id']}: dhidi ya kompyuta"
         wait_js(page, "w => document.querySelector('#game-line').innerText.startsWith(w)", want)

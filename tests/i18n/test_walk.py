@@ -78,7 +78,7 @@ def test_a_whole_game_on_the_terminal_screen_has_no_english(lang: str) -> None:
         opponent_factory=random_opponents(random.Random(3)), over_seconds=-1, resume=False,
         languages=("en", lang),
     )  # fmt: skip
-    board.run("language")  # S9+S10 held: the board now speaks `lang`
+    board.call("language")  # S9+S10 held: the board now speaks `lang`
     found: dict[str, list[str]] = {}
     screens: dict[str, str] = {}
 
@@ -166,7 +166,7 @@ def test_the_language_button_cycles_and_the_page_follows_the_board() -> None:
             page,
             "!!document.querySelector('#conn.up') && " + BUTTON_SAYS.format("English"),
         )
-        board.run("language")  # the board's own button: the page, never chosen, follows
+        board.call("language")  # the board's own button: the page, never chosen, follows
         wait_js(page, "document.documentElement.lang === 'sw'")
         assert page.text_content("#btn-lang") == "Kiswahili"
         page.click("#btn-lang")  # the visitor chooses: French, kept on this device
@@ -175,7 +175,7 @@ def test_the_language_button_cycles_and_the_page_follows_the_board() -> None:
             "document.documentElement.lang === 'fr' && " + BUTTON_SAYS.format("Français"),
         )
         assert page.evaluate("localStorage.getItem('kiothi-lang')") == "fr"
-        board.run("language")  # the board moves on; the visitor's choice stays
+        board.call("language")  # the board moves on; the visitor's choice stays
         page.wait_for_timeout(300)
         assert page.evaluate("document.documentElement.lang") == "fr"
         assert no_horizontal_scroll(page)[0] <= 390
