@@ -17,6 +17,12 @@ Command = Callable[[list[str]], int | None]
 
 # Subcommands owned by other modules, imported only when used (start-up time). Each takes
 # the remaining argv and returns an exit status.
+def _help(argv: list[str]) -> int | None:
+    from kiothi_board.tools.command_help import main
+
+    return main(argv)
+
+
 def _engine(argv: list[str]) -> int | None:
     from kiothi_board.ai.protocol import main
 
@@ -134,6 +140,7 @@ def _firmware(argv: list[str]) -> int | None:
 
 
 _DELEGATED: dict[str, tuple[Command, str]] = {
+    "help": (_help, "the board's commands (API, gestures, keys) with their help"),
     "engine": (_engine, "speak the engine protocol on stdin/stdout"),
     "match": (_match, "play two engines against each other"),
     "run": (_run, "run the board daemon (--sim: the simulator)"),

@@ -33,6 +33,7 @@ from kiothi_board.guide import PALETTES
 from kiothi_board.hardware.fakes import FakePitInput
 from kiothi_board.i18n import use_folders, venue_folder
 from kiothi_board.players import AIFactory
+from kiothi_board.rules import Variant
 from kiothi_board.sdnotify import Notifier
 from kiothi_board.startup import open_game
 
@@ -259,13 +260,16 @@ class Daemon:
     def new_game_from_config(self) -> int:
         """Start a game with the configured mode, side, level, pace and variant."""
         game = self.config.game
-        return self.board.new_game(
-            mode=game.mode,
-            sides=game.human_side,
-            level=game.level,
-            pace=game.pace,
-            variant=game.variant,
-            long_move_laps=game.long_move_laps,
+        return int(
+            self.board.call(
+                "new_game",
+                mode=game.mode,
+                sides=game.human_side,
+                level=game.level,
+                pace=game.pace,
+                variant=Variant.parse(game.variant),
+                long_move_laps=game.long_move_laps,
+            )
         )
 
     # ------------------------------------------------------------------ running

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from kiothi_board.config import Config, default_state_dir, load
+from kiothi_board.controller import Controller
 from kiothi_board.daemon import Daemon
 from kiothi_board.errors import ConfigError, DriverFallback, KiothiError
 from kiothi_board.hardware.fakes import FakePitInput
@@ -40,7 +41,7 @@ def _sim_keys(daemon: Daemon, keys: SimKeys, key: str) -> None:
         daemon.stop()
         return
     keys.said = None
-    glance = board.glance()
+    glance = board.ask(Controller.glance)
     playing = glance.stage not in ("none", "over")
     humans = glance.settings.humans
     ai = playing and len(humans) == 1  # one player against the AI
@@ -54,12 +55,12 @@ def _sim_keys(daemon: Daemon, keys: SimKeys, key: str) -> None:
             case ("command", "new"):
                 daemon.new_game_from_config()
             case ("command", "resign") if ai:
-                board.run("resign", humans[0])  # the player resigns, even on the AI's turn
+                board.call("resign", side=humans[0])  # the player resigns, even on the AI's turn
             case ("command", str(command)):
-                board.run(command)  # the session's command table, as gestures use
+                board.call(command)  # the command table, as the doors and gestures use
     except KiothiError as exc:
         keys.said = exc.args[0] if exc.args and isinstance(exc.args[0], Msg) else str(exc)
-        log.info("key %r: %s (stage %s)", key, exc, board.glance().stage)
+        log.info("key %r: %s (stage %s)", key, exc, board.ask(Controller.glance).stage)
 
 
 AUTOPLAY_DIR = "autoplay"

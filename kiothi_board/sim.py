@@ -16,6 +16,7 @@ import threading
 from collections.abc import Callable, Sequence
 from typing import Any, TextIO
 
+from kiothi_board.controller.table import TABLE
 from kiothi_board.hardware.protocols import RGB
 from kiothi_board.i18n import localize, tr
 from kiothi_board.rules import pit_name
@@ -30,18 +31,8 @@ KEY_TO_PIT: dict[str, int] = {k: i for i, k in enumerate(SOUTH_KEYS)}
 KEY_TO_PIT.update({k: 19 - i for i, k in enumerate(NORTH_KEYS)})
 HOLD_TO_PIT: dict[str, int] = {k: i for i, k in enumerate(SOUTH_HOLD)}
 HOLD_TO_PIT.update({k: 19 - i for i, k in enumerate(NORTH_HOLD)})
-COMMANDS = {
-    "h": "hint",
-    "z": "undo",
-    "c": "check",
-    "a": "end",
-    "x": "resign",
-    "n": "new",
-    " ": "pause",
-    "v": "walk",
-    "g": "tutorial",
-    "?": "help",
-}
+COMMANDS: dict[str, str] = TABLE.keys()
+"""The command keys: the table's (`CommandSpec.key`)."""
 HELP = tr(
     "keys: 1…0 = S1…S10, q…p = N10…N1, shifted (or . then the key) = hold · h hint · "
     "z undo · c check · a agree · x resign · n new game · g tutorial · space pause · "
@@ -146,28 +137,7 @@ def exhibit_state(state: dict[str, Any], exhibit: dict[str, Any]) -> dict[str, A
     return out
 
 
-ASK_NEW = tr(
-    "Start a new game? Press y to confirm (this game is stored as abandoned); "
-    "any other key keeps playing."
-)
-ASK_RESIGN = tr(
-    "Resign? Press y to confirm: the player to move resigns and the other wins (R13); "
-    "any other key keeps playing."
-)
-ASK_RESIGN_AI = tr(
-    "Resign? Press y to confirm: you resign and the AI wins (R13); any other key keeps playing."
-)
-ASK_AGREE = tr(
-    "End by agreement? Press y to confirm: each player takes the seeds left in their own "
-    "row and the higher count wins (R13); any other key keeps playing."
-)
-ASK_AGREE_AI = tr(
-    "End by agreement with the AI? It always agrees. Press y to confirm: each of you takes "
-    "the seeds left in your own row and the higher count wins (R13); any other key keeps "
-    "playing."
-)
 NO_GAME = tr("No game in play: hold any pit (Shift with its key) or press n to start one.")
-_IN_GAME = frozenset({"hint", "undo", "check", "end", "resign", "walk", "pause"})
 HELP_LONG = tr(
     "Keys: 1…0 press S1…S10 (your row, left to right); q…p press N10…N1 (the far row as "
     "you see it); Shift with a key holds that pit, or `.` then the key on any keyboard (a "
@@ -177,8 +147,6 @@ HELP_LONG = tr(
     "flowing move · v walk a long move drop by drop · ? this help · Ctrl-C quit. "
     "Any key closes this help."
 )
-_ASKS = {"new": ASK_NEW, "resign": ASK_RESIGN, "end": ASK_AGREE}
-_ASKS_AI = {"resign": ASK_RESIGN_AI, "end": ASK_AGREE_AI}
 
 Action = tuple[str, int | str]
 """("tap", pit), ("hold", pit) or ("command", name)."""
@@ -212,22 +180,22 @@ class SimKeys:
             return ("tap", KEY_TO_PIT[key])
         if key in HOLD_TO_PIT:
             return ("hold", HOLD_TO_PIT[key])
-        command = COMMANDS.get(key)
-        if command == "help":
+        spec = TABLE.get(COMMANDS.get(key, ""))
+        if spec is None:
+            return None
+        if spec.name == "help":  # the terminal's own long help (the API's lists commands)
             self.help = True
             return None
-        if not playing and command in _IN_GAME:
+        if not playing and spec.needs_game:
             self.said = NO_GAME  # not "no game: start one with new_game()"
             return None
-        if command in _ASKS:
+        if spec.ask is not None:
             if not playing:  # `n`: nothing to lose, so no question
                 return ("command", "new")
-            self._asked = command
-            self.prompt = _ASKS_AI.get(command, _ASKS[command]) if ai else _ASKS[command]
+            self._asked = spec.name
+            self.prompt = spec.ask_ai or spec.ask if ai else spec.ask
             return None
-        if command is None:
-            return None
-        return ("command", command)
+        return ("command", spec.name)
 
 
 def no_terminal_notice(url: str | None) -> str:

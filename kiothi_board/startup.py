@@ -50,6 +50,6 @@ def open_game(
     if state["stage"] != "none":
         return
     if tutorial_fits and not store.list_games(1):
-        controller.tutorial()
+        controller.call("tutorial")
     else:
         new_game()

@@ -88,7 +88,7 @@ def test_complete_game_through_gpio_pins(
     ctl.add_listener(rig.events.append)
     inputs.start(ctl.handle_event)
     variant = {} if limit is None else {"ply_limit": limit}
-    gid = ctl.new_game(mode, sides, 1, pace, variant)  # type: ignore[arg-type]
+    gid = ctl.call("new_game", mode=mode, sides=sides, level=1, pace=pace, variant=variant)  # type: ignore[arg-type]
     presses = rig.follow(random.Random(f"{mode}{sides}{pace}"))
     record = parse_record(store.get_game(gid))
     final = record.final()

@@ -22,7 +22,9 @@ def _config(mode: str = "two") -> dict:
 def test_autoplay_starts_a_demo_but_resumes_its_own(tmp_path: Path) -> None:
     clock = FakeClock()
     visitor = Daemon(_config(), sim=True, state_dir=str(tmp_path), api=False, clock=clock)
-    visitor.board.new_game("two", "SN", 2, "step", {"V2": True})
+    visitor.board.call(
+        "new_game", mode="two", sides="SN", level=2, pace="step", variant={"V2": True}
+    )
     visitor.board.press(parse_pit("S6"))
     saved = visitor.board.state()["game_id"]
     visitor.close()

@@ -35,26 +35,26 @@ def test_a_wrong_press_in_a_guided_opening_says_place() -> None:
 
 def test_a_hint_and_an_undo_clear_the_wrong_press_line() -> None:
     rig = make_rig(opponent_factory=lambda level: FirstLegalOpponent())
-    rig.ctl.new_game("two", pace="step")
+    rig.ctl.call("new_game", mode="two", pace="step")
     rig.pit_input.hold(5, 1.5)  # both pass
     rig.pit_input.hold(15, 1.5)
     rig.pit_input.tap(0)  # S1 is empty: wrong
     assert rig.ctl.state()["said"] == "S1 is empty: choose a pit with seeds."
     assert rig.ctl.state()["said_kind"] == "wrong"
-    rig.ctl.hint()  # `h`: no press, a hint without words
+    rig.ctl.call("hint")  # `h`: no press, a hint without words
     rig.tick()
     assert rig.ctl.state()["said"] is None
     rig.pit_input.tap(0)
     assert rig.ctl.state()["said"]
-    rig.ctl.undo()  # `z`: no press either
+    rig.ctl.call("undo")  # `z`: no press either
     assert rig.ctl.state()["said"] is None
 
 
 def test_walk_outside_a_long_move_is_a_plain_sentence() -> None:
     rig = make_rig()
-    rig.ctl.new_game("two", pace="step")
+    rig.ctl.call("new_game", mode="two", pace="step")
     try:
-        rig.ctl.walk()
+        rig.ctl.call("walk")
     except IllegalMoveError as exc:
         assert str(exc).startswith("Nothing to walk: only a long move") and "stage" not in str(exc)
     else:

@@ -71,8 +71,10 @@ def test_a_low_level_hint_says_why_in_words() -> None:
     events: list[dict] = []
     ctl.add_listener(events.append)
     try:
-        ctl.new_game("ai", "S", 1, "instant", {"V2": True})  # no opening: straight to a move
-        ctl.hint()
+        ctl.call(
+            "new_game", mode="ai", sides="S", level=1, pace="instant", variant={"V2": True}
+        )  # no opening: straight to a move
+        ctl.call("hint")
 
         def hinted() -> bool:
             ctl.tick()

@@ -13,11 +13,12 @@ import pytest
 
 from kiothi_board.clock import FakeClock
 from kiothi_board.config import validate
+from kiothi_board.controller import TABLE, Controller
 from kiothi_board.daemon import Daemon
 from kiothi_board.daemon_cli import _sim_keys, screen
 from kiothi_board.exhibit.words import ATTRACT
 from kiothi_board.rules import INITIAL_BOARD, parse_pit, pit_name
-from kiothi_board.sim import ASK_AGREE_AI, ASK_RESIGN_AI, NO_GAME, SimKeys
+from kiothi_board.sim import NO_GAME, SimKeys
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 EXHIBIT = {"idle_s": 60, "countdown_s": 10, "level": 1}
@@ -71,7 +72,7 @@ class Term:
         for _ in range(4000):
             st = self.board.state()
             human = st["position"]["to_move"] == "S" if st.get("position") else False
-            pit = self.board.expected_pit()
+            pit = self.board.ask(Controller.expected_pit)
             if pit is not None and (human or st["stage"] in ("sow", "guided_open")):
                 self.key(_key(pit))
             elif st["stage"] == "open" and not st["ai_to_move"]:
@@ -119,7 +120,7 @@ def test_the_exhibition_cycle_in_the_terminal(term: Term) -> None:
     countdown = [line for line in term.lines() if line.startswith("Still playing?")]
     assert countdown and re.search(r"ends in \d+\u00a0s\.", countdown[0]), term.lines()
     term.wait("reset")
-    assert term.board.get_game(1)["result"]["end"] == "abandoned"  # type: ignore[index]
+    assert term.board.call("games.get", id=1)["result"]["end"] == "abandoned"  # type: ignore[index]
     assert any(line.startswith("Reset to the start: set") for line in term.lines())
 
 
@@ -131,10 +132,10 @@ def test_the_reset_after_resign_or_agreement_lists_the_real_changes(
     term.key("3")
     term.tick(80)
     term.play_until_turn(2)
-    left = term.board.glance().board
+    left = term.board.ask(Controller.glance).board
     assert left is not None
     prompt = term.key(ending)
-    assert (ASK_RESIGN_AI if ending == "x" else ASK_AGREE_AI)[:40] in prompt.replace("\n", " ")
+    assert str(TABLE["resign" if ending == "x" else "end"].ask_ai)[:40] in prompt.replace("\n", " ")
     assert term.board.state()["stage"] == "turn", "nothing ends before the y"
     over = term.key("y")
     assert "Game over" in over and ("resigned" in over or "agreement" in over), over
@@ -169,7 +170,7 @@ def test_keys_outside_the_exhibition(tmp_path: Path) -> None:
         t.play_until_turn(0)
         assert "South to move: press" in " ".join(t.lines())
         assert not any("to move S" in line for line in t.lines()), "said once"
-        assert ASK_RESIGN_AI[:40] in " ".join(t.key("x").split())
+        assert str(TABLE["resign"].ask_ai)[:40] in " ".join(t.key("x").split())
         t.key("y")
         t.tick(11 * 20)  # the result shows, then the board is idle
         assert any(line.startswith("No game") for line in t.lines()), t.lines()
@@ -193,11 +194,11 @@ def test_x_during_the_ais_move_resigns_for_the_player(tmp_path: Path) -> None:
         t.play_until_turn(0)
         t.key(_key(parse_pit(t.board.state()["position"]["legal"][0])))
         while t.board.state()["position"]["to_move"] == "S":  # South's move, guided
-            t.key(_key(t.board.expected_pit()))  # type: ignore[arg-type]
+            t.key(_key(t.board.ask(Controller.expected_pit)))  # type: ignore[arg-type]
         assert t.board.state()["stage"] in ("turn", "sow")  # the AI's turn or its move
         t.key("x")
         text = t.key("y")
-        record = t.board.get_game(2)
+        record = t.board.call("games.get", id=2)
         assert record is not None and record["result"]["by"] == "S", record["result"]
         assert "South resigned (R13). North wins" in " ".join(text.split())
     finally:

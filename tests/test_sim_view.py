@@ -38,10 +38,11 @@ def test_screen_shows_instruction_message_and_restore_marks() -> None:
 
 def test_n_asks_before_a_new_game() -> None:
     """Issue 10 #6: `n` started a new game at once."""
-    from kiothi_board.sim import ASK_NEW, SimKeys
+    from kiothi_board.controller import TABLE
+    from kiothi_board.sim import SimKeys
 
     keys = SimKeys()
-    assert keys.feed("n") is None and keys.prompt == ASK_NEW
+    assert keys.feed("n") is None and keys.prompt == TABLE["new"].ask
     assert keys.feed("6") is None and keys.prompt is None  # any other key keeps the game
     assert keys.feed("6") == ("tap", 5)
     keys.feed("n")

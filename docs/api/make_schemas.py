@@ -10,7 +10,8 @@ import json
 import pathlib
 
 from kiothi_board.ai.levels import MAX_LEVEL
-from kiothi_board.api.dispatcher import TOPICS
+from kiothi_board.api.schemas import reply_schema, request_schema
+from kiothi_board.controller.table import TABLE, TOPICS
 from kiothi_board.rules import ENDS
 
 out = pathlib.Path("docs/api/schemas")
@@ -318,256 +319,119 @@ languages = {
         },
     },
 }
-cmds = {
-    "hello": (
-        args(
-            {
-                "token": secret,
-                "pin": secret,
-                "ticket": secret,
-                "client": {"type": "string", "minLength": 1, "maxLength": 64},
-                "lang": lang,
-            }
-        ),
-        {
-            "type": "object",
-            "required": [
-                "protocol",
-                "version",
-                "role",
-                "sim",
-                "capabilities",
-                "commands",
-                "topics",
-                "board",
-            ],
-            "properties": {
-                "protocol": {"const": "kiothi-api/1"},
-                "version": {"const": 1},
-                "server": {"type": "string"},
-                "session": {"type": "integer"},
-                "transport": {"enum": ["serial", "tcp", "unix", "websocket", "redis", "direct"]},
-                "role": {"enum": ["control", "spectator"]},
-                "sim": {"type": "boolean"},
-                "capabilities": {"type": "array", "items": {"type": "string"}},
-                "commands": {"type": "array", "items": {"type": "string"}},
-                "control_commands": {"type": "array"},
-                "topics": {"type": "array", "items": {"enum": topics}},
-                "board": {
-                    "type": "object",
-                    "required": ["pits", "south", "north", "leds_per_ring"],
-                    "properties": {
-                        "pits": {"const": 20},
-                        "south": {"type": "array", "items": ref("pit")},
-                        "north": {"type": "array", "items": ref("pit")},
-                        "leds_per_ring": {"type": "integer", "minimum": 1},
-                    },
+RESULTS = {  # the doors' own results, fuller than their specs' (the others: the table's)
+    "hello": {
+        "type": "object",
+        "required": [
+            "protocol",
+            "version",
+            "role",
+            "sim",
+            "capabilities",
+            "commands",
+            "topics",
+            "board",
+        ],
+        "properties": {
+            "protocol": {"const": "kiothi-api/1"},
+            "version": {"const": 1},
+            "server": {"type": "string"},
+            "session": {"type": "integer"},
+            "transport": {"enum": ["serial", "tcp", "unix", "websocket", "redis", "direct"]},
+            "role": {"enum": ["control", "spectator"]},
+            "sim": {"type": "boolean"},
+            "capabilities": {"type": "array", "items": {"type": "string"}},
+            "commands": {"type": "array", "items": {"type": "string"}},
+            "control_commands": {"type": "array"},
+            "topics": {"type": "array", "items": {"enum": topics}},
+            "board": {
+                "type": "object",
+                "required": ["pits", "south", "north", "leds_per_ring"],
+                "properties": {
+                    "pits": {"const": 20},
+                    "south": {"type": "array", "items": ref("pit")},
+                    "north": {"type": "array", "items": ref("pit")},
+                    "leds_per_ring": {"type": "integer", "minimum": 1},
                 },
-                "limits": {"type": "object"},
-                "levels": {
-                    "type": "array",
-                    "items": {
-                        "type": "object",
-                        "required": ["level", "name", "about"],
-                        "additionalProperties": False,
-                        "properties": {
-                            "level": {
-                                "oneOf": [
-                                    {"type": "integer", "minimum": 1, "maximum": MAX_LEVEL},
-                                    {"const": "adaptive"},
-                                ]
-                            },
-                            "name": {"type": "string"},
-                            "about": {"type": "string"},
+            },
+            "limits": {"type": "object"},
+            "levels": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "required": ["level", "name", "about"],
+                    "additionalProperties": False,
+                    "properties": {
+                        "level": {
+                            "oneOf": [
+                                {"type": "integer", "minimum": 1, "maximum": MAX_LEVEL},
+                                {"const": "adaptive"},
+                            ]
                         },
+                        "name": {"type": "string"},
+                        "about": {"type": "string"},
                     },
                 },
-                "ticket": ticket,
-                **languages,
             },
+            "ticket": ticket,
+            **languages,
         },
-    ),
-    "lang": (
-        args({"lang": lang}),
-        {
-            "type": "object",
-            "required": ["lang", "board_lang", "languages", "levels"],
-            # the levels' names and words in the session's new language (as hello's levels)
-            "properties": {**languages, "levels": {"type": "array"}},
+    },
+    "lang": {
+        "type": "object",
+        "required": ["lang", "board_lang", "languages", "levels"],
+        # the levels' names and words in the session's new language (as hello's levels)
+        "properties": {**languages, "levels": {"type": "array"}},
+    },
+    "auth": {
+        "type": "object",
+        "required": ["role", "ticket"],
+        "properties": {"role": {"const": "control"}, "ticket": ticket},
+    },
+    "ping": {"type": "object", "required": ["time"], "properties": {"time": {"type": "number"}}},
+    "state": {
+        "type": "object",
+        "required": ["state", "seq"],
+        "properties": {"state": ref("state"), "seq": {"type": "integer"}},
+    },
+    "frame": {
+        "type": "object",
+        "required": ["leds_per_ring", "frame"],
+        "properties": {"leds_per_ring": {"type": "integer"}, "frame": ref("frame")},
+    },
+    "subscribe": {
+        "type": "object",
+        "required": ["topics", "seq"],
+        "properties": {
+            "topics": {"type": "array", "items": {"enum": topics}},
+            "seq": {"type": "integer"},
         },
-    ),
-    "auth": (  # exactly one secret
-        {
-            **args({"token": secret, "pin": secret, "ticket": secret}),
-            "minProperties": 1,
-            "maxProperties": 1,
-        },
-        {
-            "type": "object",
-            "required": ["role", "ticket"],
-            "properties": {"role": {"const": "control"}, "ticket": ticket},
-        },
-    ),
-    "ping": (
-        args({}),
-        {"type": "object", "required": ["time"], "properties": {"time": {"type": "number"}}},
-    ),
-    "state": (
-        args({}),
-        {
-            "type": "object",
-            "required": ["state", "seq"],
-            "properties": {"state": ref("state"), "seq": {"type": "integer"}},
-        },
-    ),
-    "frame": (
-        args({}),
-        {
-            "type": "object",
-            "required": ["leds_per_ring", "frame"],
-            "properties": {"leds_per_ring": {"type": "integer"}, "frame": ref("frame")},
-        },
-    ),
-    "subscribe": (
-        args({"topics": {"type": "array", "items": {"enum": topics}}}),
-        {
-            "type": "object",
-            "required": ["topics", "seq"],
-            "properties": {
-                "topics": {"type": "array", "items": {"enum": topics}},
-                "seq": {"type": "integer"},
-            },
-        },
-    ),
-    "unsubscribe": (
-        args({"topics": {"type": "array", "items": {"enum": topics}}}),
-        {
-            "type": "object",
-            "required": ["topics"],
-            "properties": {"topics": {"type": "array", "items": {"enum": topics}}},
-        },
-    ),
-    "settings.get": (
-        args({}),
-        {"type": "object", "required": ["settings"], "properties": {"settings": ref("settings")}},
-    ),
-    "settings.set": (
-        {
-            "allOf": [
-                {"$ref": C + "game_settings"},
-                {
+    },
+    "unsubscribe": {
+        "type": "object",
+        "required": ["topics"],
+        "properties": {"topics": {"type": "array", "items": {"enum": topics}}},
+    },
+    "games.list": {
+        "type": "object",
+        "required": ["games"],
+        "properties": {
+            "games": {
+                "type": "array",
+                "items": {
                     "type": "object",
-                    "minProperties": 1,
-                    "properties": {
-                        "palette": {"enum": ["default", "colour-blind", "night"]},
-                        "brightness": {"type": "number", "minimum": 0, "maximum": 1},
-                        "mode": True,
-                        "sides": True,
-                        "level": True,
-                        "pace": True,
-                        "variant": True,
-                    },
-                    "additionalProperties": False,
+                    "required": ["id", "result"],
+                    "properties": {"id": {"type": "integer"}, "result": ref("result")},
                 },
-            ]
-        },
-        {"type": "object", "required": ["settings"], "properties": {"settings": ref("settings")}},
-    ),
-    "games.list": (
-        args(
-            {
-                "limit": {"type": "integer", "minimum": 1, "maximum": 200},
-                "offset": {"type": "integer", "minimum": 0},
             }
-        ),
-        {
-            "type": "object",
-            "required": ["games"],
-            "properties": {
-                "games": {
-                    "type": "array",
-                    "items": {
-                        "type": "object",
-                        "required": ["id", "result"],
-                        "properties": {"id": {"type": "integer"}, "result": ref("result")},
-                    },
-                }
-            },
         },
-    ),
-    "games.get": (
-        args({"id": {"type": "integer", "minimum": 1}}, ["id"]),
-        {"type": "object", "required": ["game"], "properties": {"game": {"type": "object"}}},
-    ),
-    "health": (args({}), ref("health")),
-    "new_game": (
-        {
-            "allOf": [
-                {"$ref": C + "game_settings"},
-                {
-                    "type": "object",
-                    "properties": {
-                        "mode": True,
-                        "sides": True,
-                        "level": True,
-                        "pace": True,
-                        "variant": True,
-                    },
-                    "additionalProperties": False,
-                },
-            ]
-        },
-        {"type": "object", "required": ["game_id"], "properties": {"game_id": {"type": "integer"}}},
-    ),
-    "press": (
-        args({"pit": ref("pit_in"), "hold": {"type": ["boolean", "null"]}}, ["pit"]),
-        {"type": "object", "required": ["pit"], "properties": {"pit": ref("pit")}},
-    ),
-    "move": (
-        args({"pit": ref("pit_in")}, ["pit"]),
-        {"type": "object", "required": ["pit"], "properties": {"pit": ref("pit")}},
-    ),
-    "opening": (
-        args({"action": {"type": "string", "minLength": 1, "maxLength": 400}}, ["action"]),
-        {"type": "object", "required": ["action"], "properties": {"action": {"type": "string"}}},
-    ),
-    "tutorial": (
-        args({}),
-        {"type": "object", "required": ["game_id"], "properties": {"game_id": {"type": "integer"}}},
-    ),
-    "undo": (args({}), {"type": "object", "maxProperties": 0}),
-    "hint": (args({}), {"type": "object", "maxProperties": 0}),
-    "resign": (
-        args({"side": {"oneOf": [ref("side"), {"type": "null"}]}}),
-        {"type": "object", "maxProperties": 0},
-    ),
-    "end": (args({}), {"type": "object", "maxProperties": 0}),
-    "check": (
-        args({"on": {"type": ["boolean", "null"]}}),
-        {"type": "object", "required": ["check"], "properties": {"check": {"type": "boolean"}}},
-    ),
+    },
+    "health": ref("health"),
 }
-for cmd, (a, r) in cmds.items():
-    write(
-        f"request.{cmd}",
-        {
-            "type": "object",
-            "required": ["id", "cmd"],
-            "additionalProperties": False,
-            "properties": {"v": {"const": 1}, "id": ref("id"), "cmd": {"const": cmd}, "args": a},
-        },
-        f"Request: {cmd}",
-    )
-    write(
-        f"reply.{cmd}",
-        {
-            "type": "object",
-            "required": ["id", "ok", "result"],
-            "additionalProperties": False,
-            "properties": {"id": ref("id"), "ok": {"const": True}, "result": r},
-        },
-        f"Reply to {cmd}",
-    )
+for spec in TABLE.doors():
+    write(f"request.{spec.name}", request_schema(spec), f"Request: {spec.name}")
+    write(f"reply.{spec.name}", reply_schema(spec, RESULTS.get(spec.name)), f"Reply to {spec.name}")
+cmds = [spec.name for spec in TABLE.doors()]
 write("request", {"oneOf": [{"$ref": f"request.{c}.json"} for c in cmds]}, "Any request")
 write(
     "error",

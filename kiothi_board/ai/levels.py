@@ -157,6 +157,9 @@ FROM_LADDER_1 = {1: 1, 2: 2, 3: 3, 4: 5, 5: 8, 6: 9}
 """Ladder 1's level numbers as today's: the same players, renumbered."""
 
 
+_ADAPTIVE_WORD = "adaptive"  # the one place that knows the word (the config, the API, the store)
+
+
 @dataclass(frozen=True, slots=True)
 class LevelChoice:
     """What a game plays against: a ladder level (`number` 1…MAX_LEVEL) or, with `number`
@@ -177,7 +180,7 @@ class LevelChoice:
         ("Club") or "adaptive"; ValueError naming the value when it is none of these."""
         if isinstance(value, LevelChoice):
             return value
-        if isinstance(value, str) and value.strip().lower() == "adaptive":
+        if isinstance(value, str) and value.strip().lower() == _ADAPTIVE_WORD:
             return ADAPTIVE
         if isinstance(value, bool) or not isinstance(value, int | str):
             raise ValueError(f"bad level {value!r}: expected 1…{MAX_LEVEL} or 'adaptive'")
@@ -188,6 +191,34 @@ class LevelChoice:
                 f"bad level {value!r}: expected 1…{MAX_LEVEL}, a level's name or 'adaptive'"
             ) from None
 
+    @classmethod
+    def read(cls, value: object) -> LevelChoice:
+        """A level as a request gives it (JSON): an integer 1…MAX_LEVEL or "adaptive"
+        (no names, no digits in a string); ValueError saying what it must be otherwise."""
+        if isinstance(value, LevelChoice):
+            return value
+        if value != _ADAPTIVE_WORD and (not isinstance(value, int) or isinstance(value, bool)):
+            raise ValueError(cls.want())
+        try:
+            return cls.parse(value)
+        except ValueError:
+            raise ValueError(cls.want()) from None
+
+    @staticmethod
+    def want() -> str:
+        """What a level must be, in the words of a bad-argument message."""
+        return f'an integer from 1 to {MAX_LEVEL} or "{_ADAPTIVE_WORD}"'
+
+    @staticmethod
+    def schema() -> dict[str, object]:
+        """The JSON schema of a level as requests, replies and the store write it."""
+        return {
+            "oneOf": [
+                {"type": "integer", "minimum": 1, "maximum": MAX_LEVEL},
+                {"const": _ADAPTIVE_WORD},
+            ]
+        }
+
     @property
     def adaptive(self) -> bool:
         """Whether this is the adaptive visitor level."""
@@ -195,10 +226,10 @@ class LevelChoice:
 
     def to_json(self) -> int | str:
         """The level as the API and the store write it: a number, or "adaptive"."""
-        return "adaptive" if self.number is None else self.number
+        return _ADAPTIVE_WORD if self.number is None else self.number
 
     def __str__(self) -> str:
-        return "adaptive" if self.number is None else str(LEVELS[self.number])
+        return _ADAPTIVE_WORD if self.number is None else str(LEVELS[self.number])
 
 
 ADAPTIVE = LevelChoice(None)
@@ -209,7 +240,7 @@ def stored_level(value: object, ladder: object = 1) -> LevelChoice:
     """A level stored under numbering `ladder` (games stored before 2 say none), as today's.
 
     A game begun at the old level 6 resumes against the same player, now level 9."""
-    if value == "adaptive":
+    if value == _ADAPTIVE_WORD:
         return ADAPTIVE
     n = int(str(value))
     return LevelChoice(FROM_LADDER_1.get(n, n) if ladder == 1 else n)
@@ -238,7 +269,7 @@ LEVEL_CHOICES: tuple[Choice, ...] = (
         Choice(level=lv.number, name=_SHOWN_NAMES.get(lv.name, lv.name), about=lv.blurb)
         for lv in LEVELS.values()
     ),
-    Choice(level="adaptive", name=trp("level", "Visitor"), about=ADAPTIVE_ABOUT),
+    Choice(level=ADAPTIVE.to_json(), name=trp("level", "Visitor"), about=ADAPTIVE_ABOUT),
 )
 """The levels a player can choose, in words (the API's `hello` lists them for the pages)."""
 

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from kiothi_board.ai.adaptive import AdaptivePlayer, SteerPlayer
 from kiothi_board.ai.evaluation import BASELINE
 from kiothi_board.ai.external import ExternalEngine
-from kiothi_board.ai.levels import BASELINE_LEVEL, LEVELS, LevelChoice, level
+from kiothi_board.ai.levels import ADAPTIVE, BASELINE_LEVEL, LEVELS, LevelChoice, level
 from kiothi_board.ai.novice import NovicePlayer
 from kiothi_board.ai.player import AIPlayer
 from kiothi_board.ai.thinking import PlayerBase
@@ -67,9 +67,9 @@ def kinds() -> dict[str, str]:
     return {kind: text for kind, (_, text) in _KINDS.items()}
 
 
-@register("level", "level:1…9, level:adaptive, level:baseline")
+@register("level", f"level:1…9, level:{ADAPTIVE}, level:baseline")
 def _level(which: str, opts: PlayerOptions) -> PlayerBase:
-    if which == "adaptive":
+    if which == str(ADAPTIVE):  # LevelChoice's own word for it
 
         def rung(spec: str, seed: int) -> PlayerBase:
             return make_player(spec, seed=seed, clock=opts.clock, core=opts.core)
@@ -171,4 +171,4 @@ def level_player(
 
 def level_names() -> list[str]:
     """The levels the engine protocol's Level option offers: 1…9 and adaptive."""
-    return [*(str(n) for n in LEVELS), "adaptive"]
+    return [*(str(n) for n in LEVELS), str(ADAPTIVE.to_json())]

@@ -1,7 +1,10 @@
-"""The dispatcher's built-in commands, its topics and command sets, and request helpers.
+"""The doors' own commands (`hello`, `subscribe`, `press`, …), the refusals, the help.
 
-`CommandHandlers` is a mixin that `Dispatcher` (kiothi_board/api/dispatcher.py) inherits;
-each handler takes the session and the request's `Args` and returns the reply's result.
+`CommandHandlers` is a mixin that `Dispatcher` (kiothi_board/api/dispatcher.py) inherits.
+Every command is an entry of the command table (kiothi_board/controller/table.py): those
+with a handler run on the board (`BoardService.call`); the others are served here, each by
+the method `_cmd_<name>` (dots as underscores), which takes the session and the read
+arguments and returns the reply's result.
 """
 
 from __future__ import annotations
@@ -13,11 +16,12 @@ from typing import Any
 from kiothi_board import __version__
 from kiothi_board.ai.levels import LEVEL_CHOICES
 from kiothi_board.api.access import AccessPolicy
-from kiothi_board.api.args import Args, short
 from kiothi_board.api.protocol import PROTOCOL, VERSION, ApiError
 from kiothi_board.api.service import BoardService
 from kiothi_board.api.session import ClientSession
 from kiothi_board.clock import Clock
+from kiothi_board.controller.spec import CommandSpec, allowed
+from kiothi_board.controller.table import TABLE, TOPICS, CommandTable
 from kiothi_board.errors import (
     BadArgumentError,
     ConflictError,
@@ -28,9 +32,8 @@ from kiothi_board.errors import (
     UnknownGameError,
 )
 from kiothi_board.frame import Frame
-from kiothi_board.guide import PALETTES
 from kiothi_board.hardware.protocols import Frame as FrameLike
-from kiothi_board.i18n import LANGUAGE_NAMES, available
+from kiothi_board.i18n import LANGUAGE_NAMES, Msg, tr
 from kiothi_board.rules import pit_name
 
 __all__ = [
@@ -40,86 +43,34 @@ __all__ = [
     "TOPICS",
     "CommandHandlers",
     "frame_to_hex",
+    "refusal",
 ]
-
-TOPICS: tuple[str, ...] = (
-    "position",
-    "guide",
-    "move",
-    "capture",
-    "game_over",
-    "input",
-    "health",
-    "new_game",
-    "wrong",
-    "hint",
-    "error",
-    "settings",
-    "language",
-    "frame",
-)
-"""Event types a client may subscribe to (`overflow` is always sent)."""
 
 DEFAULT_TOPICS: frozenset[str] = frozenset(TOPICS) - {"frame"}
 """What `subscribe` with no topics gives: everything but the LED frames (the bulky stream)."""
 
-CONTROL_COMMANDS: frozenset[str] = frozenset(
-    {
-        "new_game",
-        "tutorial",
-        "press",
-        "move",
-        "opening",
-        "undo",
-        "hint",
-        "resign",
-        "end",
-        "check",
-        "settings.set",
-    }
-)
-"""Commands that change the game or the board; they need the `control` role."""
+COMMANDS: tuple[str, ...] = tuple(s.name for s in TABLE.doors())
+"""The API's built-in commands, as the table lists them (parts add theirs with
+`Dispatcher.add_command`)."""
 
-_DOES: dict[str, str] = {
-    "new_game": "start a game",
-    "tutorial": "start the tutorial",
-    "press": "press pits",
-    "move": "play a move",
-    "opening": "play an opening",
-    "undo": "undo a move",
-    "hint": "ask for a hint",
-    "resign": "resign",
-    "end": "end the game",
-    "check": "check the board",
-    "settings.set": "change the settings",
-}
+CONTROL_COMMANDS: frozenset[str] = frozenset(s.name for s in TABLE.doors() if s.role != "spectator")
+"""Built-in commands a spectator may not run (they need a seat, control or staff)."""
 
 
-def watching_only(cmd: str) -> str:
-    """Why a watcher's command was refused, in plain words (the page shows it as it is)."""
-    does = _DOES.get(cmd, f"use {cmd}")
-    return (
-        f"You are only watching this board, so you cannot {does}. To play, open the play "
+def refusal(spec: CommandSpec, session: ClientSession) -> Msg:
+    """Why `session` may not run `spec`, in plain words (the page shows it as it is)."""
+    if session.role == "seat":
+        return tr(
+            "This seat plays {side} only, so it cannot {does}.",
+            side=str(session.seat),
+            does=spec.help,
+        )
+    return tr(
+        "You are only watching this board, so you cannot {does}. To play, open the play "
         "link the board prints when it starts, or sign in with the board's access code "
-        "(docs/api.md, Access)."
+        "(docs/api.md, Access).",
+        does=spec.help,
     )
-
-
-COMMANDS: tuple[str, ...] = (
-    "hello",
-    "auth",
-    "ping",
-    "state",
-    "frame",
-    "subscribe",
-    "unsubscribe",
-    "settings.get",
-    "games.list",
-    "games.get",
-    "health",
-    "lang",
-    *sorted(CONTROL_COMMANDS),
-)
 
 
 def frame_to_hex(frame: FrameLike) -> list[str]:
@@ -128,10 +79,11 @@ def frame_to_hex(frame: FrameLike) -> list[str]:
 
 
 class CommandHandlers:
-    """The built-in command handlers, mixed into `Dispatcher` (which sets these fields)."""
+    """The doors' own command handlers, mixed into `Dispatcher` (which sets these fields)."""
 
     service: BoardService
     access: AccessPolicy
+    table: CommandTable
     sim: bool
     max_line: int
     _clock: Clock
@@ -143,19 +95,23 @@ class CommandHandlers:
     language: str
     languages: tuple[str, ...]
 
-    def _hello(self, session: ClientSession, a: Args) -> dict[str, Any]:
-        secrets_ = {k: a.opt_text(k, 256) for k in ("token", "pin", "ticket")}
-        client = a.opt_text("client", 64)
-        lang = a.opt_choice("lang", available())
-        a.done()
+    def health(self) -> dict[str, Any]:
+        raise NotImplementedError  # the dispatcher's
+
+    def _served(self) -> list[CommandSpec]:
+        return self.table.doors()
+
+    def _cmd_hello(self, session: ClientSession, a: dict[str, Any]) -> dict[str, Any]:
+        secrets_ = {k: a[k] for k in ("token", "pin", "ticket")}
         ticket = None
         if any(secrets_.values()):
             ticket = self._authorize(session, **secrets_)
-        if client is not None:
-            session.client = client
-        if lang is not None:
-            session.lang = lang
+        if a["client"] is not None:
+            session.client = a["client"]
+        if a["lang"] is not None:
+            session.lang = a["lang"]
         extra = {} if ticket is None else {"ticket": ticket}
+        served = self._served()
         return extra | {
             "protocol": PROTOCOL,
             "version": VERSION,
@@ -165,8 +121,8 @@ class CommandHandlers:
             "role": session.role,
             "sim": self.sim,
             "capabilities": self._capabilities(),
-            "commands": list(COMMANDS),
-            "control_commands": sorted(CONTROL_COMMANDS),
+            "commands": [s.name for s in served],
+            "control_commands": sorted(s.name for s in served if s.role != "spectator"),
             "topics": list(TOPICS),
             "board": {
                 "pits": 20,
@@ -181,6 +137,23 @@ class CommandHandlers:
             **self._languages(session),
         }
 
+    def _cmd_help(self, session: ClientSession, a: dict[str, Any]) -> dict[str, Any]:
+        """Every command of the doors, with its arguments, its role and its help line (in
+        the session's language), and whether this session may run it."""
+        return {
+            "commands": [
+                {
+                    "name": s.name,
+                    "args": s.usage(),
+                    "role": s.role,
+                    "help": s.help,
+                    "allowed": allowed(session.role, s.role),
+                    "button": s.button,
+                }
+                for s in self._served()
+            ]
+        }
+
     def _languages(self, session: ClientSession) -> dict[str, Any]:
         """The session's language, the board's, and those the venue enabled (with names)."""
         return {
@@ -189,12 +162,10 @@ class CommandHandlers:
             "languages": [{"code": c, "name": LANGUAGE_NAMES.get(c, c)} for c in self.languages],
         }
 
-    def _lang(self, session: ClientSession, a: Args) -> dict[str, Any]:
+    def _cmd_lang(self, session: ClientSession, a: dict[str, Any]) -> dict[str, Any]:
         """`lang` {"lang": "de"}: this session's words in German; {} follows the board again.
         The reply carries `levels` too, their words in that language."""
-        lang = a.opt_choice("lang", available())
-        a.done()
-        session.lang = lang
+        session.lang = a["lang"]
         # The levels' words again, in the new language (the operator page's level list).
         return self._languages(session) | {"levels": [dict(c) for c in LEVEL_CHOICES]}
 
@@ -219,135 +190,41 @@ class CommandHandlers:
         session.role = "control"
         return ticket
 
-    def _auth(self, session: ClientSession, a: Args) -> dict[str, Any]:
-        secrets_ = {k: a.opt_text(k, 256) for k in ("token", "pin", "ticket")}
-        a.done()
-        ticket = self._authorize(session, **secrets_)
+    def _cmd_auth(self, session: ClientSession, a: dict[str, Any]) -> dict[str, Any]:
+        ticket = self._authorize(session, **a)
         return {"role": session.role, "ticket": ticket}
 
-    def _ping(self, session: ClientSession, a: Args) -> dict[str, Any]:
-        a.done()
+    def _cmd_ping(self, session: ClientSession, a: dict[str, Any]) -> dict[str, Any]:
         return {"time": self._clock.wall()}
 
-    def _state(self, session: ClientSession, a: Args) -> dict[str, Any]:
-        a.done()
+    def _cmd_state(self, session: ClientSession, a: dict[str, Any]) -> dict[str, Any]:
         return {"state": self.service.state(), "seq": self._seq}
 
-    def _frame(self, session: ClientSession, a: Args) -> dict[str, Any]:
-        a.done()
+    def _cmd_frame(self, session: ClientSession, a: dict[str, Any]) -> dict[str, Any]:
         return {
             "leds_per_ring": self.service.leds_per_ring,
             "frame": frame_to_hex(self.service.frame()),
         }
 
-    def _subscribe(self, session: ClientSession, a: Args) -> dict[str, Any]:
-        topics = a.topics()
-        a.done()
+    def _cmd_subscribe(self, session: ClientSession, a: dict[str, Any]) -> dict[str, Any]:
+        topics = a["topics"]
         with self._hub_lock:
             session.topics = session.topics | (DEFAULT_TOPICS if topics is None else topics)
             seq = self._seq
         return {"topics": sorted(session.topics), "seq": seq}
 
-    def _unsubscribe(self, session: ClientSession, a: Args) -> dict[str, Any]:
-        topics = a.topics()
-        a.done()
+    def _cmd_unsubscribe(self, session: ClientSession, a: dict[str, Any]) -> dict[str, Any]:
+        topics = a["topics"]
         with self._hub_lock:
             session.topics = frozenset() if topics is None else session.topics - topics
         return {"topics": sorted(session.topics)}
 
-    def _settings_get(self, session: ClientSession, a: Args) -> dict[str, Any]:
-        a.done()
-        return {"settings": self.service.get_settings()}
+    def _cmd_health(self, session: ClientSession, a: dict[str, Any]) -> dict[str, Any]:
+        return self.health()
 
-    def _settings_set(self, session: ClientSession, a: Args) -> dict[str, Any]:
-        values: dict[str, Any] = {}
-        if "palette" in a:
-            values["palette"] = a.choice("palette", tuple(PALETTES))
-        if "brightness" in a:
-            values["brightness"] = a.number("brightness", 0.0, 1.0)
-        values.update(a.game_settings(required=False))
-        a.done()
-        if not values:
-            raise ApiError("bad_args", "settings.set: nothing to set")
-        return {"settings": self.service.set_settings(values)}
-
-    def _games_list(self, session: ClientSession, a: Args) -> dict[str, Any]:
-        limit = a.integer("limit", 1, 200, 50)
-        offset = a.integer("offset", 0, 10**9, 0)
-        a.done()
-        return {"games": self.service.list_games(limit, offset)}
-
-    def _games_get(self, session: ClientSession, a: Args) -> dict[str, Any]:
-        gid = a.integer("id", 1, 2**62)
-        a.done()
-        game = self.service.get_game(gid)
-        if game is None:
-            raise ApiError("not_found", f"no game {gid}")
-        return {"game": game}
-
-    def _new_game(self, session: ClientSession, a: Args) -> dict[str, Any]:
-        given = a.game_settings(required=False)
-        a.done()
-        s = {**self.service.get_settings(), **given}
-        gid = self.service.new_game(
-            str(s["mode"]), str(s["sides"]), s["level"], str(s["pace"]), dict(s["variant"])
-        )
-        return {"game_id": gid}
-
-    def _press(self, session: ClientSession, a: Args) -> dict[str, Any]:
-        pit = a.pit("pit")
-        hold = a.opt_bool("hold")
-        a.done()
-        self.service.press(pit, hold=bool(hold))
-        return {"pit": pit_name(pit)}
-
-    def _tutorial(self, session: ClientSession, a: Args) -> dict[str, Any]:
-        a.done()
-        return {"game_id": self.service.tutorial()}
-
-    def _move(self, session: ClientSession, a: Args) -> dict[str, Any]:
-        pit = a.pit("pit")
-        a.done()
-        self.service.move(pit)
-        return {"pit": pit_name(pit)}
-
-    def _opening(self, session: ClientSession, a: Args) -> dict[str, Any]:
-        action = a.text("action", 400)
-        a.done()
-        from kiothi_board.rules import parse_opening
-
-        try:
-            parsed = parse_opening(action)
-        except RulesError as exc:
-            raise ApiError("bad_args", f"opening: {short(str(exc))}") from exc
-        self.service.opening(str(parsed))
-        return {"action": str(parsed)}
-
-    def _undo(self, session: ClientSession, a: Args) -> dict[str, Any]:
-        a.done()
-        self.service.undo()
-        return {}
-
-    def _hint(self, session: ClientSession, a: Args) -> dict[str, Any]:
-        a.done()
-        self.service.hint()
-        return {}
-
-    def _resign(self, session: ClientSession, a: Args) -> dict[str, Any]:
-        side = a.opt_choice("side", ("S", "N"))
-        a.done()
-        self.service.resign(side)
-        return {}
-
-    def _end(self, session: ClientSession, a: Args) -> dict[str, Any]:
-        a.done()
-        self.service.end()
-        return {}
-
-    def _check(self, session: ClientSession, a: Args) -> dict[str, Any]:
-        on = a.opt_bool("on")
-        a.done()
-        return {"check": self.service.check_board(on)}
+    def _cmd_press(self, session: ClientSession, a: dict[str, Any]) -> dict[str, Any]:
+        self.service.press(a["pit"], hold=bool(a["hold"]))
+        return {"pit": pit_name(a["pit"])}
 
 
 def _code_of(exc: KiothiError) -> str:

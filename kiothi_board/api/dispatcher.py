@@ -19,7 +19,7 @@ from typing import Any
 
 from kiothi_board import native
 from kiothi_board.api.access import AccessPolicy, Held
-from kiothi_board.api.args import Args, short
+from kiothi_board.api.args import short
 from kiothi_board.api.budget import DEFAULT_BUDGET, DEFAULT_MAX_REPLY, Outbox
 from kiothi_board.api.commands import (
     COMMANDS,
@@ -29,7 +29,7 @@ from kiothi_board.api.commands import (
     CommandHandlers,
     _code_of,
     frame_to_hex,
-    watching_only,
+    refusal,
 )
 from kiothi_board.api.lines import (
     MALFORMED_RUN,
@@ -49,8 +49,10 @@ from kiothi_board.api.protocol import (
 from kiothi_board.api.service import BoardService
 from kiothi_board.api.session import ClientSession, RateLimiter
 from kiothi_board.clock import Clock, SystemClock
+from kiothi_board.controller.spec import ArgError, CommandSpec, allowed
+from kiothi_board.controller.table import TABLE, CommandTable
 from kiothi_board.errors import KiothiError, StoreError
-from kiothi_board.i18n import DEFAULT_LANGUAGE, Msg, localize
+from kiothi_board.i18n import DEFAULT_LANGUAGE, Msg, localize, tr
 
 STORE_LOG_SECONDS = 60.0
 """A store that cannot write (a full disk) fails every request that writes: one log line a
@@ -94,6 +96,7 @@ class Dispatcher(CommandHandlers):
         budget: int = DEFAULT_BUDGET,
         max_reply: int = DEFAULT_MAX_REPLY,
         languages: tuple[str, ...] = (DEFAULT_LANGUAGE,),
+        table: CommandTable = TABLE,
     ) -> None:
         """Listen to `service`'s events; see the class docstring for the rest.
 
@@ -101,8 +104,10 @@ class Dispatcher(CommandHandlers):
         client's byte budget and `max_reply` the largest reply (kiothi_board/api/budget.py).
         `languages` are the ones the venue enabled, its default first: a session that chose
         none (`hello` `lang`) reads the board's current one (a `language` event changes it).
+        `table`: the commands it serves (a copy: `add_command` adds to this door's alone).
         """
         self.service = service
+        self.table = CommandTable(tuple(table))
         self.languages = languages
         self.language = languages[0]
         self._clock = clock or SystemClock()
@@ -120,7 +125,7 @@ class Dispatcher(CommandHandlers):
         self._sessions: dict[int, ClientSession] = {}
         self._taps: list[Callable[[str, dict[str, Any], bytes], None]] = []
         self._health: dict[str, Callable[[], Any]] = {}
-        self._extra: dict[str, tuple[Callable[[Args], dict[str, Any]], bool]] = {}
+        self._extra: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {}
         self._seq = 0
         self._pending_frame: dict[str, Any] | None = None  # the newest frame pushed, not yet sent
         self.requests = 0
@@ -141,11 +146,13 @@ class Dispatcher(CommandHandlers):
         wake: Callable[[], None],
         on_over: Callable[[str], None] | None = None,
         pending: Callable[[], int] | None = None,
+        seat: str | None = None,
     ) -> ClientSession:
         """A new client; `wake` is called when its outbox gets lines to send.
 
         `on_over(reason)` cuts the client off when it is over its byte budget; `pending`
-        tells the bytes its transport holds unsent (counted in the budget).
+        tells the bytes its transport holds unsent (counted in the budget). `seat` ("S" or
+        "N"): a remote player's seat, which plays that side only (role `seat`).
         """
         outbox = Outbox(
             self._outbox_limit, wake, byte_limit=self.budget, on_over=on_over, pending=pending
@@ -153,10 +160,11 @@ class Dispatcher(CommandHandlers):
         session = ClientSession(
             transport,
             peer,
-            role="control" if trusted else "spectator",
+            role="seat" if seat is not None else "control" if trusted else "spectator",
             outbox=outbox,
             limiter=RateLimiter(self._rate, self._burst, self._clock),
         )
+        session.seat = seat
         with self._hub_lock:
             self._sessions[session.id] = session
         log.debug("api: %s client %s connected as %s", transport, peer, session.role)
@@ -187,13 +195,13 @@ class Dispatcher(CommandHandlers):
                 self._taps.remove(tap)
 
     def add_command(
-        self, name: str, fn: Callable[[Args], dict[str, Any]], *, control: bool
+        self, spec: CommandSpec, fn: Callable[[dict[str, Any]], dict[str, Any]]
     ) -> None:
-        """Serve `name` with `fn` (the exhibit's `stats`, the simulator's `sim.*`); with
-        `control`, only control sessions may call it."""
-        if name in _HANDLERS:
-            raise ValueError(f"command {name!r} is built in")
-        self._extra[name] = (fn, control)
+        """Serve `spec` with `fn`, which takes the read arguments and returns the reply's
+        result (the exhibit's `stats`, the simulator's `sim.*`): an entry of this door's
+        table like the built-in ones (its role, its help, its schema)."""
+        self.table.add(spec)
+        self._extra[spec.name] = fn
 
     def add_health(self, name: str, source: Callable[[], Any]) -> None:
         """Report `source()` under `name` in `health`."""
@@ -329,7 +337,8 @@ class Dispatcher(CommandHandlers):
         return reply
 
     def _known(self, cmd: str) -> bool:
-        return cmd in _HANDLERS or cmd in self._extra
+        spec = self.table.get(cmd)
+        return spec is not None and spec.door
 
     def _malformed(self, session: ClientSession, reply: dict[str, Any]) -> dict[str, Any] | None:
         """A line that is not a request costs a request: over the client's rate it is
@@ -354,31 +363,59 @@ class Dispatcher(CommandHandlers):
             return self._malformed(session, checked)
         rid, cmd, args = checked
         session.dropped_run = 0
-        added = self._extra.get(cmd)
         if not session.limiter.allow():
             return error_reply(rid, "rate_limited", "too many requests; slow down")
-        needs_control = cmd in CONTROL_COMMANDS or (added is not None and added[1])
-        if needs_control and session.role != "control":
-            return error_reply(rid, "unauthorized", watching_only(cmd))
-        return self._run(session, rid, cmd, args)
+        spec = self.table[cmd]
+        if not allowed(session.role, spec.role):
+            return error_reply(rid, "unauthorized", refusal(spec, session))
+        return self._run(session, rid, spec, args)
+
+    def _serve(self, session: ClientSession, spec: CommandSpec, raw: dict[str, Any]) -> Any:
+        """Read the arguments by the spec, then run the command where it is served."""
+        args = spec.read(raw)
+        if session.role == "seat":
+            self._seated(session, spec, args)
+        fn = self._extra.get(spec.name)
+        if fn is not None:
+            return fn(args)
+        if spec.handler is None:
+            door: Callable[[ClientSession, dict[str, Any]], Any] = getattr(
+                self, "_cmd_" + spec.name.replace(".", "_")
+            )
+            return door(session, args)
+        result = self.service.call(spec.name, **args)
+        return spec.reply(result, args)
+
+    def _seated(self, session: ClientSession, spec: CommandSpec, args: dict[str, Any]) -> None:
+        """A seat plays its own side: its own pits, its own resignation, on its own turn."""
+        side = session.seat
+        pit = args.get("pit")
+        if "side" in args:
+            args["side"] = args["side"] or side
+        own = (pit is None or (pit < 10) == (side == "S")) and args.get("side", side) == side
+        if not own:
+            raise ApiError("unauthorized", refusal(spec, session))
+        if spec.turn:
+            position = self.service.state().get("position") or {}
+            if position.get("to_move") != side:
+                raise ApiError("conflict", tr("It is not {side}'s turn.", side=str(side)))
 
     def _run(
-        self, session: ClientSession, rid: Any, cmd: str, args: dict[str, Any]
+        self, session: ClientSession, rid: Any, spec: CommandSpec, args: dict[str, Any]
     ) -> dict[str, Any] | None:
         """Run a checked request; only the project's own errors become error codes (None:
         a PIN waits its turn, and the door sends the request again)."""
+        cmd = spec.name
         try:
             with self._cmd_lock:
-                added = self._extra.get(cmd)
-                if added is not None:
-                    result = added[0](Args(cmd, args, TOPICS))
-                else:
-                    result = _HANDLERS[cmd](self, session, Args(cmd, args, TOPICS))
+                result = self._serve(session, spec, args)
         except Held as exc:
             if not session.can_wait:
                 return error_reply(rid, exc.code, exc.message)
             session.held = True
             return None
+        except ArgError as exc:  # the whole message: it names the argument and what it takes
+            return error_reply(rid, "bad_args", str(exc))
         except ApiError as exc:
             return error_reply(rid, exc.code, exc.message)
         except StoreError as exc:  # a full disk: not a bug, and not a traceback per request
@@ -404,34 +441,3 @@ class Dispatcher(CommandHandlers):
                 return
             self._store_logged, count, self._store_failures = now, self._store_failures, 0
         log.error("api: %d request(s) failed (last: %s): %s", count, cmd, exc)
-
-    def _health_cmd(self, session: ClientSession, a: Args) -> dict[str, Any]:
-        a.done()
-        return self.health()
-
-
-_HANDLERS: dict[str, Callable[[Dispatcher, ClientSession, Args], dict[str, Any]]] = {
-    "hello": Dispatcher._hello,
-    "auth": Dispatcher._auth,
-    "ping": Dispatcher._ping,
-    "state": Dispatcher._state,
-    "frame": Dispatcher._frame,
-    "subscribe": Dispatcher._subscribe,
-    "unsubscribe": Dispatcher._unsubscribe,
-    "settings.get": Dispatcher._settings_get,
-    "settings.set": Dispatcher._settings_set,
-    "games.list": Dispatcher._games_list,
-    "games.get": Dispatcher._games_get,
-    "health": Dispatcher._health_cmd,
-    "new_game": Dispatcher._new_game,
-    "press": Dispatcher._press,
-    "tutorial": Dispatcher._tutorial,
-    "move": Dispatcher._move,
-    "opening": Dispatcher._opening,
-    "undo": Dispatcher._undo,
-    "hint": Dispatcher._hint,
-    "resign": Dispatcher._resign,
-    "end": Dispatcher._end,
-    "check": Dispatcher._check,
-    "lang": Dispatcher._lang,
-}

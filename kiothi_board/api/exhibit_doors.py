@@ -14,14 +14,18 @@ import datetime as dt
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
-from kiothi_board.api.args import Args as CommandArgs
 from kiothi_board.api.protocol import ApiError
+from kiothi_board.controller.kinds import Bool, Integer, Number, Pit, Text
+from kiothi_board.controller.spec import Arg, CommandSpec
 from kiothi_board.exhibit.words import ATTRACT
+from kiothi_board.i18n import tr
 
 if TYPE_CHECKING:
     from kiothi_board.api.server import ApiServer
 
-__all__ = ["ExhibitDoors", "SimDoors", "install"]
+__all__ = ["EXHIBIT_COMMANDS", "ExhibitDoors", "SimDoors", "install"]
+
+_ANY: dict[str, Any] = {"type": "object"}
 
 
 class ExhibitDoors(Protocol):
@@ -54,8 +58,37 @@ class SimDoors(Protocol):
     def chord(self, first: int, second: int, seconds: float) -> None: ...
 
 
-def _date(a: CommandArgs, key: str) -> str | None:
-    text = a.opt_text(key, 10)
+_DATE = Text(10)
+EXHIBIT_COMMANDS: tuple[CommandSpec, ...] = (
+    CommandSpec(
+        "stats",
+        tr("read the exhibition's statistics"),
+        "staff",
+        (Arg("from", _DATE), Arg("to", _DATE), Arg("days", Integer(1, 400))),
+        returns="`timezone`, `days`, `total` (docs/exhibition.md; `from`, `to`: dates)",
+        reply_schema=_ANY,
+    ),
+    CommandSpec(
+        "exhibit.set",
+        tr("turn exhibition mode on or off until the next start"),
+        "staff",
+        (Arg("enabled", Bool(), True),),
+        returns="`exhibit` (as `exhibit`'s)",
+        reply_schema={"type": "object", "required": ["exhibit"]},
+    ),
+    CommandSpec(
+        "exhibit",
+        tr("read the exhibition's phase, countdown and line"),
+        "spectator",
+        returns="`exhibit`: `enabled`, `phase`, `countdown`, `instruction`, … (docs/exhibition.md)",
+        reply_schema={"type": "object", "required": ["exhibit"]},
+    ),
+)
+"""The exhibition's commands (served when the daemon runs an exhibition)."""
+
+
+def _date(a: dict[str, Any], key: str) -> str | None:
+    text = a[key]
     if text is None:
         return None
     try:
@@ -70,10 +103,8 @@ def install(server: ApiServer, exhibit: ExhibitDoors, sim: SimDoors | None = Non
     """Add the commands to `server`'s dispatcher and the routes' sources to its web app."""
     dispatcher = server.dispatcher
 
-    def stats(a: CommandArgs) -> dict[str, Any]:
-        first, last = _date(a, "from"), _date(a, "to")
-        days = a.integer("days", 1, 400) if "days" in a else None
-        a.done()
+    def stats(a: dict[str, Any]) -> dict[str, Any]:
+        first, last, days = _date(a, "from"), _date(a, "to"), a["days"]
         if days is not None and first is None:
             end = dt.date.fromisoformat(last or exhibit.status()["day"])
             first, last = (end - dt.timedelta(days=days - 1)).isoformat(), end.isoformat()
@@ -82,8 +113,7 @@ def install(server: ApiServer, exhibit: ExhibitDoors, sim: SimDoors | None = Non
         except ValueError as exc:
             raise ApiError("bad_args", str(exc)) from None
 
-    def status(a: CommandArgs) -> dict[str, Any]:
-        a.done()
+    def status(a: dict[str, Any]) -> dict[str, Any]:
         st = exhibit.status()
         # The attract loop invites in each of the venue's languages in turn: a page that
         # chose none shows these one after the other (the words stay in the catalogs).
@@ -94,14 +124,11 @@ def install(server: ApiServer, exhibit: ExhibitDoors, sim: SimDoors | None = Non
         )
         return {"exhibit": st}
 
-    def switch(a: CommandArgs) -> dict[str, Any]:
-        on = a.boolean("enabled")
-        a.done()
-        return {"exhibit": exhibit.set_enabled(on)}
+    def switch(a: dict[str, Any]) -> dict[str, Any]:
+        return {"exhibit": exhibit.set_enabled(a["enabled"])}
 
-    dispatcher.add_command("stats", stats, control=True)
-    dispatcher.add_command("exhibit.set", switch, control=True)
-    dispatcher.add_command("exhibit", status, control=False)
+    for spec, fn in zip(EXHIBIT_COMMANDS, (stats, switch, status), strict=True):
+        dispatcher.add_command(spec, fn)
     dispatcher.add_health("exhibit", exhibit.health)
     dispatcher.add_health("store", exhibit.store_health)
     server.metrics_source = exhibit.report
@@ -112,41 +139,62 @@ def install(server: ApiServer, exhibit: ExhibitDoors, sim: SimDoors | None = Non
 
 
 def _install_sim(server: ApiServer, sim: SimDoors) -> None:
-    def advance(a: CommandArgs) -> dict[str, Any]:
+    def advance(a: dict[str, Any]) -> dict[str, Any]:
         # A press first, then time: one round trip per visitor's action.
-        pit = a.pit("press") if "press" in a else None
-        seconds = a.number("seconds", 0.0, 86_400.0)
-        step = a.number("step", 0.001, 600.0) if "step" in a else 0.1
-        a.done()
-        if pit is not None:
-            sim.press(pit)
-        return sim.advance(seconds, step)
+        if a["press"] is not None:
+            sim.press(a["press"])
+        return sim.advance(a["seconds"], a["step"])
 
-    def press(a: CommandArgs) -> dict[str, Any]:
-        pit = a.pit("pit")
-        a.done()
-        sim.press(pit)
-        return {"pit": pit}
+    def press(a: dict[str, Any]) -> dict[str, Any]:
+        sim.press(a["pit"])
+        return {"pit": a["pit"]}
 
-    def hold(a: CommandArgs) -> dict[str, Any]:
-        pit = a.pit("pit")
-        seconds = a.number("seconds", 0.0, 60.0)
-        a.done()
-        sim.hold(pit, seconds)
-        return {"pit": pit}
+    def hold(a: dict[str, Any]) -> dict[str, Any]:
+        sim.hold(a["pit"], a["seconds"])
+        return {"pit": a["pit"]}
 
-    def chord(a: CommandArgs) -> dict[str, Any]:
-        first, second = a.pit("pit"), a.pit("with")
-        seconds = a.number("seconds", 0.0, 60.0)
-        a.done()
-        sim.chord(first, second, seconds)
-        return {"pit": first, "with": second}
+    def chord(a: dict[str, Any]) -> dict[str, Any]:
+        sim.chord(a["pit"], a["with"], a["seconds"])
+        return {"pit": a["pit"], "with": a["with"]}
 
-    commands: dict[str, Callable[[CommandArgs], dict[str, Any]]] = {
-        "sim.advance": advance,
-        "sim.press": press,
-        "sim.hold": hold,
-        "sim.chord": chord,
-    }
-    for name, fn in commands.items():
-        server.dispatcher.add_command(name, fn, control=True)
+    pit, held = Arg("pit", Pit(), True), Arg("seconds", Number(0.0, 60.0), True)
+    specs: tuple[tuple[CommandSpec, Callable[[dict[str, Any]], dict[str, Any]]], ...] = (
+        (
+            CommandSpec(
+                "sim.advance",
+                tr("fake time: a press, then the clock forward"),
+                "staff",
+                (
+                    Arg("press", Pit()),
+                    Arg("seconds", Number(0.0, 86_400.0), True),
+                    Arg("step", Number(0.001, 600.0), default=0.1),
+                ),
+                reply_schema=_ANY,
+            ),
+            advance,
+        ),
+        (
+            CommandSpec(
+                "sim.press", tr("fake time: press a pit"), "staff", (pit,), reply_schema=_ANY
+            ),
+            press,
+        ),
+        (
+            CommandSpec(
+                "sim.hold", tr("fake time: hold a pit"), "staff", (pit, held), reply_schema=_ANY
+            ),
+            hold,
+        ),
+        (
+            CommandSpec(
+                "sim.chord",
+                tr("fake time: hold two pits together"),
+                "staff",
+                (pit, Arg("with", Pit(), True), held),
+                reply_schema=_ANY,
+            ),
+            chord,
+        ),
+    )
+    for spec, fn in specs:
+        server.dispatcher.add_command(spec, fn)

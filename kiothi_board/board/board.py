@@ -1,36 +1,37 @@
 """`Board`: the board as the rest of the house talks to it, through the one loop.
 
 It is the API's board service (`api/service.BoardService`), the daemon's handle on the
-game and what tests and tools drive: every command and query goes to the loop
-(`BoardLoop.call`), every press enters the loop's queue as the board's own would, and the
-frame of the moment is the loop's published `shown`. Safe from any thread.
+game and what tests and tools drive: `call(name, **args)` runs a command of the table
+(kiothi_board/controller/table.py) on the loop, `ask(query)` reads the controller there,
+`press` enters the loop's queue as the board's own press would, `state` and `frame` are
+what the API shows. Safe from any thread.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
-from kiothi_board.ai.levels import LevelChoice
 from kiothi_board.board.loop import BoardLoop
 from kiothi_board.clock import Clock
-from kiothi_board.controller import Controller, Glance
-from kiothi_board.controller.commands import NewGame
-from kiothi_board.controller.gestures import Command
+from kiothi_board.controller import TABLE, CommandTable, Controller, Presenter, Session
+from kiothi_board.controller.gestures import Command, Gestures
 from kiothi_board.controller.notices import Notice
 from kiothi_board.controller.opponent import OpponentFactory
-from kiothi_board.controller.settings import DEFAULT_LONG_MOVE_LAPS, Mode, Pace
+from kiothi_board.errors import BadArgumentError
 from kiothi_board.exhibit.director import Director
 from kiothi_board.frame import Frame
-from kiothi_board.guide import DEFAULT, Palette, View
+from kiothi_board.guide import DEFAULT, Palette
 from kiothi_board.hardware.protocols import InputEvent, PixelSink
 from kiothi_board.listeners import Listener
-from kiothi_board.rules import OpeningAction, Side, Variant, parse_pit
+from kiothi_board.rules import parse_pit
 from kiothi_board.store.base import GameStore
 from kiothi_board.store.journal import Journal
 
 __all__ = ["Board"]
+
+T = TypeVar("T")
 
 
 class Board:
@@ -55,6 +56,7 @@ class Board:
         tick_hz: float = 50.0,
         ticking: bool = True,
         languages: tuple[str, ...] = ("en",),
+        table: CommandTable = TABLE,
     ) -> None:
         """Build the controller on `store` and its loop drawing into `sink`; with
         `resume`, continue the store's current game. `director`: the exhibition."""
@@ -73,7 +75,9 @@ class Board:
             resume=resume,
             defaults=defaults,
             languages=languages,
+            table=table,
         )
+        self.table = table
         if director is not None:
             director.start(self.controller.glance())
         self.loop = BoardLoop(
@@ -94,17 +98,17 @@ class Board:
 
     # ------------------------------------------------------------------ parts
     @property
-    def gestures(self) -> Any:
+    def gestures(self) -> Gestures:
         """The controller's gesture recogniser."""
         return self.controller.gestures
 
     @property
-    def session(self) -> Any:
+    def session(self) -> Session:
         """The controller's session."""
         return self.controller.session
 
     @property
-    def presenter(self) -> Any:
+    def presenter(self) -> Presenter:
         """The controller's presenter."""
         return self.controller.presenter
 
@@ -147,115 +151,31 @@ class Board:
         """One tick at the clock's now (what the running loop does `tick_hz` times a second)."""
         self.loop.tick()
 
-    # ------------------------------------------------------------------ commands
-    def run(self, command: Command | str, arg: Any = None) -> Any:
-        """Run one command of the session's table; its result."""
-        return self.loop.call(lambda: self.controller.run(command, arg))
+    # ------------------------------------------------------------------ commands and reads
+    def call(self, name: str, /, **args: Any) -> Any:
+        """Run command `name` of the table with `args` (checked and typed by its spec, as a
+        door does: an `ArgError` names a bad one); the handler's result. It runs on the
+        loop, as one step, unless it only reads the store."""
+        spec = self.table.get(name)
+        if spec is None or spec.handler is None:
+            raise BadArgumentError(f"no command {name!r} runs on the board")
+        value = spec.value(spec.read(args))
+        if not spec.on_loop:
+            return spec.handler(self.controller, value)
+        return self.loop.call(lambda: self.controller.run(Command(name, value)))
 
-    def new_game(
-        self,
-        mode: Mode | str = "two",
-        sides: str = "S",
-        level: LevelChoice | int | str = 3,
-        pace: Pace | str = "step",
-        variant: Variant | dict[str, Any] | str | None = None,
-        *,
-        long_move_laps: int = DEFAULT_LONG_MOVE_LAPS,
-    ) -> int:
-        """Start a game; its store id (see `Controller.new_game`)."""
-        args = NewGame(mode, sides, level, pace, variant, long_move_laps)
-        return int(self.run("new_game", args))
+    def ask(self, query: Callable[[Controller], T]) -> T:
+        """Run `query(controller)` on the loop (a read: `Controller.glance`, `.view`,
+        `.instruction`, `.expected_pit`, …) and return what it returns."""
+        return self.loop.ask(lambda: query(self.controller))
 
-    def tutorial(self) -> int:
-        """Start the first-game tutorial (an opening and a relay move, guided); its id."""
-        return int(self.run("tutorial"))
-
-    def move(self, pit: int | str) -> None:
-        """Choose a sowing move for the human to move (as the API does); guided like a press."""
-        self.run("move", parse_pit(pit) if isinstance(pit, str) else pit)
-
-    def opening(self, action: OpeningAction | str) -> None:
-        """Submit a whole opening action for the human to move; its seeds are then guided."""
-        self.run("opening", action)
-
-    def undo(self) -> None:
-        """Take back the last move (or the move in progress), guided back to the old counts."""
-        self.run("undo")
-
-    def hint(self) -> None:
-        """Ask the AI (at the game's level) for a move and show it on its pit."""
-        self.run("hint")
-
-    def resign(self, side: Side | str | None = None) -> None:
-        """The given side (by default the side to move) resigns (R13)."""
-        self.run("resign", side)
-
-    def end(self) -> None:
-        """End the game by agreement: each player takes the seeds in their own row (R13)."""
-        self.run("end")
-
-    def abandon(self) -> None:
-        """Leave the game unfinished (R13): no seeds move, no winner."""
-        self.run("abandon")
-
-    def check_board(self, on: bool | None = None) -> bool:
-        """Enter (or leave, or toggle with None) board check; returns whether it is on."""
-        return bool(self.run("check", on))
-
-    def walk(self) -> None:
-        """Walk a long move drop by drop instead of setting the resulting counts."""
-        self.run("walk")
-
-    def pause(self, paused: bool | None = None) -> bool:
-        """Pause or resume (None: toggle) a flow animation; returns whether it is paused."""
-        return bool(self.run("pause", paused))
-
-    def set_palette(self, palette: Palette) -> None:
-        """Switch the LED palette (default, colour-blind, night) from the next frame on."""
-        self.loop.call(lambda: self.controller.set_palette(palette))
-
-    # ------------------------------------------------------------------ reads
     def state(self) -> dict[str, Any]:
         """A JSON-able snapshot for the API (see docs/api.md, `state`)."""
         return self.loop.ask(self.controller.state)
 
-    def glance(self) -> Glance:
-        """Where the game stands, as typed values."""
-        return self.loop.ask(self.controller.glance)
-
-    def instruction(self) -> str:
-        """The one line that says what to do now."""
-        return self.loop.ask(self.controller.instruction)
-
-    def view(self) -> View:
-        """The guide view the board shows now (without transient overlays)."""
-        return self.loop.ask(self.controller.view)
-
-    def expected_pit(self) -> int | None:
-        """The pit the guide is pointing the hand at now (None when it is not pointing)."""
-        return self.loop.ask(self.controller.expected_pit)
-
     def frame(self) -> Frame:
         """What the rings show now (the exhibition's pictures included)."""
         return self.loop.shown
-
-    # ------------------------------------------------------------------ operator and store
-    def get_settings(self) -> dict[str, Any]:
-        """Defaults overlaid with the stored operator settings."""
-        return self.loop.ask(self.controller.get_settings)
-
-    def set_settings(self, values: dict[str, Any]) -> dict[str, Any]:
-        """Store the merged settings, apply them, emit `settings`; the merged settings."""
-        merged: dict[str, Any] = self.loop.call(lambda: self.controller.set_settings(values))
-        return merged
-
-    def list_games(self, limit: int = 50, offset: int = 0) -> list[dict[str, Any]]:
-        """Stored games, newest first (read from the store, off the loop)."""
-        return self.controller.list_games(limit, offset)
-
-    def get_game(self, game_id: int) -> dict[str, Any] | None:
-        """One stored game, or None when the store has none of that id."""
-        return self.controller.get_game(game_id)
 
     # ------------------------------------------------------------------ life
     def start(self) -> Board:

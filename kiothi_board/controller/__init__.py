@@ -12,7 +12,7 @@ from __future__ import annotations
 from kiothi_board.controller.commands import NewGame
 from kiothi_board.controller.controller import Controller, Glance, default_settings
 from kiothi_board.controller.game import Game, Mode, Pace, Settings, apply, expected_board
-from kiothi_board.controller.gestures import CHORDS, CONTROLS, Command, Gestures
+from kiothi_board.controller.gestures import Command, Gestures
 from kiothi_board.controller.opponent import (
     FirstLegalOpponent,
     Opponent,
@@ -24,12 +24,22 @@ from kiothi_board.controller.opponent import (
 )
 from kiothi_board.controller.presenter import Presenter
 from kiothi_board.controller.session import Session
+from kiothi_board.controller.spec import CommandSpec
 from kiothi_board.controller.step import Step
+from kiothi_board.controller.table import TABLE, CommandTable
+
+CHORDS = TABLE.chords()
+"""The built-in chords: two pits held together and the command each fires."""
+CONTROLS = TABLE.controls()
+"""The built-in control buttons (board.control_pins) and their commands."""
 
 __all__ = [
     "CHORDS",
     "CONTROLS",
+    "TABLE",
     "Command",
+    "CommandSpec",
+    "CommandTable",
     "Controller",
     "FirstLegalOpponent",
     "Game",

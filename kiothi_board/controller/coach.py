@@ -33,7 +33,6 @@ class Coach:
         self.level = level
         self.tutorial: Tutorial | None = None
         self._game: int | None = None  # the tutorial game's store id
-        session.register("tutorial", lambda _: self.start())
 
     def start(self) -> int:
         """Start a tutorial game: South (you) against the AI, step pace, standard rules."""

@@ -1,12 +1,8 @@
-"""The session's command table: what every command name does.
+"""What the game commands do on the session: the handlers the command table names.
 
-`install(session)` registers the built-in commands; other parts add theirs with
-`Session.register(name, fn)`. A command receives one argument (a pit index, a side
-letter, a flag, a `NewGame`, or None) and may return a value for the API.
-
-Gesture commands: `tap`, `hold`, `drop`, `revert`, `release` (from `Gestures`).
-Game commands: `new`, `new_game`, `move`, `opening`, `undo`, `hint`, `resign`, `end`,
-`abandon`, `check`, `walk`, `pause`.
+The table (kiothi_board/controller/table.py) says which command runs which of these; a
+command receives one value (a pit index, a side letter, a flag, the arguments' dict, or
+None) and may return a value for the API.
 """
 
 from __future__ import annotations
@@ -28,6 +24,7 @@ from kiothi_board.controller.events import (
     Undo,
     Walk,
 )
+from kiothi_board.controller.kinds import Kind
 from kiothi_board.controller.notices import Changed
 from kiothi_board.controller.session import Session
 from kiothi_board.controller.settings import DEFAULT_LONG_MOVE_LAPS, Settings
@@ -35,7 +32,19 @@ from kiothi_board.errors import BadArgumentError, ConflictError, IllegalMoveErro
 from kiothi_board.i18n import tr
 from kiothi_board.rules import OpeningAction, Side, Variant, parse_opening
 
-__all__ = ["NewGame", "install"]
+__all__ = [
+    "OPENING",
+    "NewGame",
+    "check",
+    "drop",
+    "ending",
+    "hold",
+    "move",
+    "opening",
+    "resign",
+    "start",
+    "tap",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,45 +91,52 @@ class NewGame:
         )
 
     @classmethod
+    def of(cls, values: dict[str, Any]) -> NewGame:
+        """The arguments of a settings dict (the operator settings with a request's)."""
+        names = ("mode", "sides", "level", "pace", "variant", "long_move_laps")
+        return cls(**{k: values[k] for k in names if k in values})
+
+    @classmethod
     def same_as(cls, s: Settings) -> NewGame:
         """The arguments that start another game like one with settings `s`."""
         sides = "".join(side.letter for side in s.humans) or "S"
         return cls(s.mode, sides, s.level, s.pace, s.variant, s.long_move_laps)
 
 
-def install(session: Session) -> None:
-    """Register the built-in commands on `session`."""
-    s = session
-    table: dict[str, Any] = {
-        "tap": lambda pit: _tap(s, pit),
-        "hold": lambda pit: _hold(s, pit),
-        "drop": lambda pit: _drop(s, pit),
-        "revert": s.revert,
-        "release": s.release,
-        "new_game": lambda args: s.begin(args.settings()),
-        "new": lambda _: s.begin(NewGame.same_as(s.settings).settings()),
-        "move": lambda pit: _move(s, pit),
-        "opening": lambda action: _opening(s, action),
-        "undo": lambda _: _ending(s, Undo(own_turn=True)),
-        "hint": lambda how: s.hint(offered=how == "offer"),
-        "resign": lambda side: _resign(s, side),
-        "end": lambda _: _ending(s, Agree()),
-        "abandon": lambda _: _ending(s, Abandon()),
-        "check": lambda on: _check(s, on),
-        "walk": lambda _: s.commit(Walk()),
-        "pause": s.set_pause,
-    }
-    for name, fn in table.items():
-        s.register(name, fn)
+def start(s: Session, defaults: dict[str, Any], args: NewGame | dict[str, Any]) -> int:
+    """`new_game`: the arguments given (a request's dict, or a `NewGame`), the missing
+    ones from `defaults` (the operator settings); the new game's id."""
+    if isinstance(args, dict):
+        args = NewGame.of({**defaults, **{k: v for k, v in args.items() if v is not None}})
+    return s.begin(args.settings())
 
 
-def _ending(s: Session, event: Undo | Agree | Abandon) -> None:
+@dataclass(frozen=True, slots=True)
+class _Opening(Kind):
+    """An opening action in text notation; read as its canonical text."""
+
+    def read(self, value: Any) -> str:
+        if not isinstance(value, str) or not value or len(value) > 400:
+            raise ValueError(value)
+        return str(parse_opening(value))
+
+    def want(self) -> str:
+        return "an opening action like 'pass' or 'S7>S1,S1,N3,N3,N4,S2' (V1: two joined by ';')"
+
+    def schema(self) -> dict[str, Any]:
+        return {"type": "string", "minLength": 1, "maxLength": 400}
+
+
+OPENING = _Opening()
+
+
+def ending(s: Session, event: Undo | Agree | Abandon) -> None:
     s.need_game()
     s.cancel_thinking()
     s.commit(event)
 
 
-def _resign(s: Session, side: Side | str | None) -> None:
+def resign(s: Session, side: Side | str | None) -> None:
     game = s.need_game()
     # Side.S is 0: `side or game.mover` would make South's resignation the mover's.
     who = Side.parse(side) if isinstance(side, str) else game.mover if side is None else side
@@ -128,14 +144,14 @@ def _resign(s: Session, side: Side | str | None) -> None:
     s.commit(Resign(who))
 
 
-def _move(s: Session, pit: int) -> None:
+def move(s: Session, pit: int) -> None:
     game = s.need_game()
     if game.stage != "turn" or s.settings.is_ai(game.mover):
         raise ConflictError(tr("no human move is awaited now"))
     s.select(pit, lifted=False)
 
 
-def _opening(s: Session, action: OpeningAction | str) -> None:
+def opening(s: Session, action: OpeningAction | str) -> None:
     game = s.need_game()
     if game.stage != "open" or s.settings.is_ai(game.mover):
         raise ConflictError(tr("no human opening action is awaited now"))
@@ -143,7 +159,7 @@ def _opening(s: Session, action: OpeningAction | str) -> None:
     s.commit(OpenGuided(parsed))
 
 
-def _check(s: Session, on: bool | None) -> bool:
+def check(s: Session, on: bool | None) -> bool:
     """Enter (or leave, or toggle with None) board check; whether it is on."""
     want = s.check is None if on is None else on
     s.check = frozenset() if want else None
@@ -151,7 +167,7 @@ def _check(s: Session, on: bool | None) -> bool:
     return want
 
 
-def _tap(s: Session, pit: int) -> None:
+def tap(s: Session, pit: int) -> None:
     """A press on a pit: what it means depends on the stage (see docs/controls.md)."""
     s.mark(pit)
     game = s.game
@@ -204,7 +220,7 @@ def _check_mark(s: Session, pit: int) -> None:
     s.tell(Changed())
 
 
-def _hold(s: Session, pit: int) -> None:
+def hold(s: Session, pit: int) -> None:
     """A long press: a new game when idle or over, else pass, walk or hint by stage."""
     game = s.game
     if game is None or game.stage == "over":
@@ -225,7 +241,7 @@ def _hold(s: Session, pit: int) -> None:
         s.hint()
 
 
-def _drop(s: Session, pit: int) -> None:
+def drop(s: Session, pit: int) -> None:
     """A seed sensed landing in `pit` (boards with drop sensors)."""
     game = s.game
     step = None if game is None else game.step

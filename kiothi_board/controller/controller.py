@@ -15,14 +15,15 @@ An opponent's handle may search on a thread of its own; it is polled on `tick`.
 from __future__ import annotations
 
 import copy
+import functools
 import random
 from typing import Any
 
 from kiothi_board.ai.levels import LevelChoice
 from kiothi_board.clock import Clock
 from kiothi_board.controller.coach import Coach
-from kiothi_board.controller.commands import NewGame, install
-from kiothi_board.controller.gestures import CHORDS, CONTROLS, Command, Gestures
+from kiothi_board.controller.commands import NewGame
+from kiothi_board.controller.gestures import Command, Gestures
 from kiothi_board.controller.glance import Glance
 from kiothi_board.controller.language import Language
 from kiothi_board.controller.notices import Notice, SettingsChanged, Started
@@ -31,6 +32,7 @@ from kiothi_board.controller.presenter import Presenter
 from kiothi_board.controller.session import Session
 from kiothi_board.controller.settings import DEFAULT_LONG_MOVE_LAPS, Mode, Pace
 from kiothi_board.controller.step import Step
+from kiothi_board.controller.table import TABLE, CommandTable
 from kiothi_board.errors import BadArgumentError
 from kiothi_board.frame import Frame
 from kiothi_board.guide import DEFAULT, PALETTES, Palette, View
@@ -39,7 +41,7 @@ from kiothi_board.rules import Variant
 from kiothi_board.store.base import GameStore
 from kiothi_board.store.journal import Journal
 
-__all__ = ["CHORDS", "CONTROLS", "Controller", "Glance", "default_settings"]
+__all__ = ["Controller", "Glance", "default_settings"]
 
 
 def default_settings() -> dict[str, Any]:
@@ -74,17 +76,19 @@ class Controller:
         resume: bool = True,
         defaults: dict[str, Any] | None = None,
         languages: tuple[str, ...] = ("en",),
+        table: CommandTable = TABLE,
     ) -> None:
         """Wire the parts; with `resume`, continue the store's current game if any.
 
         `defaults` overrides `default_settings()` (the daemon passes the config's game
         settings), so `settings.get` and a bare `new_game` match the game the board runs.
+        `table`: the commands (their handlers run on this controller; chords and buttons).
         """
         self._store = store
         self.journal = journal or Journal(store)
         self._defaults = {**default_settings(), **(defaults or {})}
         self._notices: list[Notice] = []
-        self.gestures = Gestures(hold_seconds)
+        self.gestures = Gestures(hold_seconds, chords=table.chords(), controls=table.controls())
         self.session = Session(
             clock=clock,
             store=store,
@@ -94,9 +98,10 @@ class Controller:
             flow_seconds=flow_seconds,
             over_seconds=over_seconds,
         )
-        install(self.session)
+        for spec in table:
+            if spec.handler is not None:
+                self.session.register(spec.name, functools.partial(spec.handler, self))
         self.language = Language(languages)
-        self.session.register("language", self._language)
         self.coach = Coach(self.session, level=LevelChoice.parse(self._defaults["level"]))
         self.presenter = Presenter(self.session, leds_per_ring, palette)
         self.presenter.tutorial = lambda: self.coach.active
@@ -154,7 +159,11 @@ class Controller:
         self._heard(notices)
         return self._step(result)
 
-    def _language(self, lang: str | None = None) -> str:
+    def start_tutorial(self) -> int:
+        """The `tutorial` command: a first game, guided with lessons; its id."""
+        return self.coach.start()
+
+    def choose_language(self, lang: str | None = None) -> str:
         """The `language` command: the next of the venue's languages, or `lang`, or with
         "default" the venue's default (a new visitor); the board's language now."""
         if lang == "default":
@@ -199,8 +208,12 @@ class Controller:
         return self.take()
 
     def set_settings(self, values: dict[str, Any]) -> Step:
-        """Merge `values` into the operator settings, journal them, switch the palette; the
-        merged settings are the step's result (and its `SettingsChanged` notice)."""
+        """`apply_settings` as a step of its own; the merged settings are its result."""
+        return self.take(self.apply_settings(values))
+
+    def apply_settings(self, values: dict[str, Any]) -> dict[str, Any]:
+        """The `settings.set` command: merge `values` into the operator settings, journal
+        them, switch the palette, tell `SettingsChanged`; the merged settings."""
         merged = {**self.get_settings(), **values}
         stored = self._store.load_settings()
         stored["operator"] = merged
@@ -209,7 +222,7 @@ class Controller:
         if palette is not None and "palette" in values:
             self._notices.extend(self.presenter.set_palette(palette))
         self._notices.append(SettingsChanged(copy.deepcopy(merged)))
-        return self.take(merged)
+        return merged
 
     # ------------------------------------------------------------------ reads
     @property

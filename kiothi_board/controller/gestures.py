@@ -7,11 +7,12 @@ the game. The session runs the commands it returns (see `Session.run`).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from kiothi_board.hardware.protocols import InputEvent
 from kiothi_board.rules import PITS
 
-__all__ = ["CHORDS", "CONTROLS", "Command", "Gestures"]
+__all__ = ["Command", "Gestures"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -19,31 +20,7 @@ class Command:
     """A command name of the session's table and its argument (a pit, a side, …)."""
 
     name: str
-    arg: int | str | bool | None = None
-
-    @classmethod
-    def parse(cls, text: str) -> Command:
-        """`"undo"` or `"resign S"`: a name and an optional word argument."""
-        name, _, arg = text.partition(" ")
-        return cls(name, arg or None)
-
-
-# Two-pit chords (RULES.md names) and the command each fires when held; see docs/controls.md.
-CHORDS: dict[frozenset[int], str] = {
-    frozenset((0, 9)): "check",  # S1+S10: the two ends of South's row
-    frozenset((10, 19)): "check",  # N1+N10
-    frozenset((4, 5)): "undo",  # S5+S6: the middle of the row
-    frozenset((14, 15)): "undo",  # N5+N6
-    frozenset((0, 1)): "resign S",  # S1+S2: South's own left corner
-    frozenset((10, 11)): "resign N",  # N1+N2
-    frozenset((9, 10)): "end",  # S10+N1: facing pits, one finger from each player
-    frozenset((0, 19)): "new",  # S1+N10: the other facing pair
-    frozenset((8, 9)): "language",  # S9+S10: South's right corner; the next language
-    frozenset((18, 19)): "language",  # N9+N10
-}
-
-# The optional control buttons, by index (board.control_pins in the config).
-CONTROLS: dict[int, str] = {0: "undo", 1: "hint", 2: "check", 3: "new"}
+    arg: Any = None
 
 
 @dataclass(slots=True)
@@ -65,13 +42,14 @@ class Gestures:
         self,
         hold_seconds: float = 1.0,
         *,
-        chords: dict[frozenset[int], str] | None = None,
-        controls: dict[int, str] | None = None,
+        chords: dict[frozenset[int], Command] | None = None,
+        controls: dict[int, Command] | None = None,
     ) -> None:
-        """Recognise holds after `hold_seconds`; chords and buttons from the tables given."""
+        """Recognise holds after `hold_seconds`; chords and buttons as the command table
+        gives them (`CommandTable.chords`, `.controls`; none by default)."""
         self.hold_seconds = hold_seconds
-        self.chords = dict(CHORDS if chords is None else chords)
-        self.controls = dict(CONTROLS if controls is None else controls)
+        self.chords = dict(chords or {})
+        self.controls = dict(controls or {})
         self._down: dict[int, _Down] = {}
 
     def reset(self) -> None:
@@ -81,8 +59,8 @@ class Gestures:
     def feed(self, event: InputEvent) -> list[Command]:
         """The commands one input event fires, in order (often none)."""
         if event.control is not None:
-            name = self.controls.get(event.control)
-            return [Command.parse(name)] if event.kind == "pressed" and name else []
+            command = self.controls.get(event.control)
+            return [command] if event.kind == "pressed" and command else []
         pit = event.pit
         if not 0 <= pit < PITS:
             return []
@@ -120,7 +98,7 @@ class Gestures:
                 return []
             for d in self._down.values():
                 d.acted = True
-            return [Command.parse(self.chords[down.chord])]
+            return [self.chords[down.chord]]
         if len(self._down) > 1:
             return []
         down.acted = True

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 
 from kiothi_board.board import Board
 from kiothi_board.clock import FakeClock
+from kiothi_board.controller import Controller
 from kiothi_board.guide import Renderer, render, sow_view
 from kiothi_board.hardware.fakes import FakePitInput, FakePixelSink
 from kiothi_board.helptext import DefaultsFormatter
@@ -49,15 +50,15 @@ def press_latency(presses: int = 2000, seed: int = 1) -> tuple[list[float], list
     ctl = Board(sink=sink, clock=clock, store=MemoryStore())
     pit_input.start(ctl.handle_event)  # the board loop's queue: each press walks it at once
     rng = random.Random(seed)
-    ctl.new_game("two", pace="step", variant={"V2": True})
+    ctl.call("new_game", mode="two", pace="step", variant={"V2": True})
     out: list[float] = []
     cpu: list[float] = []
     while len(out) < presses:
         st = ctl.state()
         if st["stage"] in ("over", "none"):
-            ctl.new_game("two", pace="step", variant={"V2": True})
+            ctl.call("new_game", mode="two", pace="step", variant={"V2": True})
             continue
-        pit = ctl.expected_pit()
+        pit = ctl.ask(Controller.expected_pit)
         if pit is None:
             pit = parse_pit(rng.choice(st["position"]["legal"]))
         before = sink.shown
@@ -99,7 +100,7 @@ def rss_after_games(games: int = 100) -> tuple[float, float]:
         over_seconds=0.0,
     )
     for _ in range(games):
-        ctl.new_game("demo", pace="instant")
+        ctl.call("new_game", mode="demo", pace="instant")
         while ctl.state()["stage"] not in ("over", "none"):
             clock.advance(0.02)
             ctl.tick()

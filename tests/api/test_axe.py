@@ -19,7 +19,7 @@ def test_the_twin_and_the_operator_page() -> None:
         for width in WIDTHS:
             page = twin.page({"width": width, "height": 800})
             found[f"twin {width} no game"] = violations(page)
-            twin.ctl.new_game("ai", "S", 3, "step", {})
+            twin.ctl.call("new_game", mode="ai", sides="S", level=3, pace="step", variant={})
             twin.synced(page)
             found[f"twin {width} opening"] = violations(page)
             page.click("#btn-howto")

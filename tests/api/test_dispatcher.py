@@ -243,3 +243,26 @@ def test_frame_and_games_and_health(disp: Dispatcher) -> None:
     from kiothi_board import native  # issue 23: health says which core the AI runs on
 
     assert health["result"]["ai_core"] == {"core": native.default_core(), "why": native.describe()}
+
+
+def test_a_seat_plays_its_own_side_only_on_its_own_turn(disp: Dispatcher, board: Board) -> None:
+    """The `seat` role (a remote player's): its own pits on its own turn, its own
+    resignation; nothing of the staff's, nothing of the other side's."""
+    assert Peer(disp).req("new_game", mode="two", pace="instant", variant={"V2": True})["ok"]
+    seat = Peer(disp)
+    seat.session = disp.open_session("direct", "phone", trusted=False, wake=lambda: None, seat="N")
+    assert seat.req("hello")["result"]["role"] == "seat"
+    early = seat.req("press", pit="N6")["error"]  # South is to move
+    assert early["code"] == "conflict" and "not N's turn" in early["message"]
+    other = seat.req("press", pit="S6")["error"]
+    assert other["code"] == "unauthorized" and other["message"].startswith("This seat plays N")
+    staff = seat.req("settings.set", brightness=0.2)["error"]
+    assert staff["code"] == "unauthorized" and "change the settings" in staff["message"]
+    assert seat.req("new_game")["error"]["code"] == "unauthorized"
+    assert seat.req("resign", side="S")["error"]["code"] == "unauthorized"
+    assert Peer(disp).req("press", pit="S6")["ok"]  # South (at the board) plays
+    assert seat.req("press", pit="N6")["ok"]  # now North's turn: the seat's pit
+    helped = {c["name"]: c["allowed"] for c in seat.req("help")["result"]["commands"]}
+    assert helped["press"] and helped["resign"] and not helped["settings.set"]
+    assert seat.req("resign")["ok"]  # by default the seat's own side
+    assert board.state()["result"]["by"] == "N"

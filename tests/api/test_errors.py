@@ -14,11 +14,16 @@ from kiothi_board.errors import BadArgumentError, ConflictError, NotFoundError
 from tests.api.helpers import socket_client
 
 
-def _raiser(exc: BaseException) -> object:
-    def fail(*args: object) -> None:
-        raise exc
+def _raiser(board: Board, name: str, exc: BaseException) -> object:
+    """`board.call`, but command `name` raises `exc`."""
+    real = board.call
 
-    return fail
+    def call(command: str, /, **args: object) -> object:
+        if command == name:
+            raise exc
+        return real(command, **args)
+
+    return call
 
 
 @pytest.mark.parametrize(
@@ -40,7 +45,7 @@ def test_only_project_errors_get_codes_and_the_connection_survives(
     exc: BaseException,
     code: str,
 ) -> None:
-    monkeypatch.setattr(board, "hint", _raiser(exc))
+    monkeypatch.setattr(board, "call", _raiser(board, "hint", exc))
     caplog.set_level(logging.ERROR)
     cfg = {"tcp_port": 0, "web_port": None, "health_interval": 0, "trust_loopback_tcp": True}
     with start_api(board, cfg) as server:

@@ -114,7 +114,7 @@ def _malformed(rng: random.Random) -> bytes:
 
 def _game_service() -> Board:
     service = make_board()
-    service.new_game("two", "SN", 3, "step", {})
+    service.call("new_game", mode="two", sides="SN", level=3, pace="step", variant={})
     return service  # state() counts the stored events: any change would show there
 
 

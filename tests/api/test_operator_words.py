@@ -12,13 +12,13 @@ def test_the_game_line_is_in_words() -> None:
         page = twin.page({"width": 390, "height": 800})
         page.goto(twin.url + "operator")
         page.wait_for_selector("#role.control")
-        twin.ctl.new_game("ai", "S", 2, "step", {})
+        twin.ctl.call("new_game", mode="ai", sides="S", level=2, pace="step", variant={})
         line = wait_js(page, "document.querySelector('#game-line').textContent.startsWith('Game')"
                        " && document.querySelector('#game-line').textContent")  # fmt: skip
         assert line == (
             "Game 1: against the AI, AI strength 2 (Casual), step pace — South to play, turn 1"
         )
-        twin.ctl.new_game("two", "SN", 2, "flow", {})
+        twin.ctl.call("new_game", mode="two", sides="SN", level=2, pace="flow", variant={})
         line = wait_js(page, "document.querySelector('#game-line').textContent.startsWith('Game 2')"
                        " && document.querySelector('#game-line').textContent")  # fmt: skip
         assert line == "Game 2: two players, flow pace — South to play, turn 1"

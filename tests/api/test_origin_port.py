@@ -81,13 +81,13 @@ def test_a_page_on_another_port_gets_no_control_with_the_staff_cookie(
         assert got.status == 200
         page.goto(url + "operator")  # the board's own page controls with it
         page.wait_for_selector("#role.control")
-        before = ctl.get_settings()["brightness"]
+        before = ctl.call("settings.get")["brightness"]
         evil = context.new_page()
         evil.goto(f"http://127.0.0.1:{port}/")
         hello, change = evil.evaluate(ATTACK, server.web_port)
         assert hello["result"]["role"] == "spectator", hello
         assert change["error"]["code"] == "unauthorized", change
-        assert ctl.get_settings()["brightness"] == before
+        assert ctl.call("settings.get")["brightness"] == before
         # nor can a page of that origin buy a cookie with a PIN
         conn = http.client.HTTPConnection("127.0.0.1", server.web_port, timeout=10)
         conn.request("POST", "/session", body=f'{{"pin": "{PIN}"}}',

@@ -38,8 +38,15 @@ def test_state_events_commands_and_a_redis_restart_mid_game(
     bus = RedisBus(d, url, backoff=(0.02, 0.2)).start()
     try:
         assert bus.synced.wait(30)
-        board.new_game("two", "SN", 3, "instant", {"V2": True, "ply_limit": 30})
-        board.move(5)  # S6
+        board.call(
+            "new_game",
+            mode="two",
+            sides="SN",
+            level=3,
+            pace="instant",
+            variant={"V2": True, "ply_limit": 30},
+        )
+        board.call("move", pit=5)  # S6
 
         def state() -> dict[str, Any]:
             raw = peer.get("kiothi:v1:state")
@@ -72,7 +79,7 @@ def test_state_events_commands_and_a_redis_restart_mid_game(
         t0 = time.perf_counter()
         moves = 0
         while not board.state()["position"]["over"] and moves < 8:
-            board.move(_first(board))
+            board.call("move", pit=_first(board))
             moves += 1
         assert time.perf_counter() - t0 < 0.5  # no call waited on the dead server
         _wait(lambda: bus.status == "down")
@@ -85,7 +92,7 @@ def test_state_events_commands_and_a_redis_restart_mid_game(
         assert bus.reconnects >= 1 and bus.status == "up"
         # And it keeps mirroring after the restart.
         if not board.state()["position"]["over"]:
-            board.move(_first(board))
+            board.call("move", pit=_first(board))
             want = board.state()["actions"]
             _wait(lambda: state().get("state", {}).get("actions") == want)
     finally:

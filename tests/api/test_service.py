@@ -9,7 +9,7 @@ import pytest
 from kiothi_board.api import ApiConfig, BoardService, frame_to_hex
 from kiothi_board.board import Board
 from kiothi_board.controller.notices import SettingsChanged
-from kiothi_board.errors import ConfigError
+from kiothi_board.errors import ConfigError, NotFoundError
 from kiothi_board.hardware.fakes import FakePixelSink
 from kiothi_board.hardware.protocols import InputEvent
 from kiothi_board.tools.bench_api import main as bench_main
@@ -34,7 +34,14 @@ def test_adapter_events_settings_and_games(
     service.add_notice_listener(  # what the loop applies (brightness) and tells the API
         lambda n: applied.append(n.settings) if isinstance(n, SettingsChanged) else None
     )
-    gid = service.new_game("two", "SN", 3, "instant", {"V2": True, "ply_limit": 2})
+    gid = service.call(
+        "new_game",
+        mode="two",
+        sides="SN",
+        level=3,
+        pace="instant",
+        variant={"V2": True, "ply_limit": 2},
+    )
     service.press(5)
     ctl.handle_event(InputEvent("pressed", 15, 0.0))  # as the daemon's pit input does
     ctl.handle_event(InputEvent("released", 15, 0.0))
@@ -50,12 +57,14 @@ def test_adapter_events_settings_and_games(
     st = service.state()
     assert st["stage"] == "over" and st["actions"] == ["S6", "N6"]
     validator("common").validate({})  # the shared definitions load
-    merged = service.set_settings({"palette": "night", "brightness": 0.3})
+    merged = service.call("settings.set", **{"palette": "night", "brightness": 0.3})
     assert merged["palette"] == "night" and applied == [merged]
-    assert service.get_settings()["brightness"] == 0.3
-    games = service.list_games(10, 0)
+    assert service.call("settings.get")["brightness"] == 0.3
+    games = service.call("games.list", limit=10, offset=0)
     assert games[0]["id"] == gid and games[0]["result"]["end"] == "ply-limit"
-    assert service.get_game(gid) is not None and service.get_game(999) is None
+    assert service.call("games.get", id=gid) is not None
+    with pytest.raises(NotFoundError, match="no game 999"):
+        service.call("games.get", id=999)
     frame = service.frame()
     assert len(frame) == 20
     assert frame_to_hex(frame) in [frame_to_hex(f) for f in sink.history()]  # what the rings got

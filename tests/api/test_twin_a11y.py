@@ -11,6 +11,7 @@ import re
 import time
 from typing import Any
 
+from kiothi_board.controller import Controller
 from tests.api.twin_harness import PIN, Twin, no_horizontal_scroll, serve
 from tests.browser import WAIT_MS, chromium, wait_js
 
@@ -101,7 +102,7 @@ def test_a_whole_game_with_the_keyboard_only() -> None:
     with chromium() as browser, serve(browser) as twin:
         ctl = twin.ctl
         page = twin.page({"width": 320, "height": 700})
-        ctl.new_game("ai", "S", 3, "step", {"ply_limit": 6})
+        ctl.call("new_game", mode="ai", sides="S", level=3, pace="step", variant={"ply_limit": 6})
         settle(twin, page, None)
         for _ in range(12):  # Tab from the top of the page reaches the board
             page.keyboard.press("Tab")
@@ -117,7 +118,7 @@ def test_a_whole_game_with_the_keyboard_only() -> None:
                 break
             check_labels(twin, page, seen)
             cue = page.text_content("#cue")  # what the live region says
-            assert cue == ctl.instruction()
+            assert cue == ctl.ask(Controller.instruction)
             lines.setdefault(state["stage"], cue)
             before = progress(twin)
             if state["stage"] == "set":
@@ -144,7 +145,7 @@ def test_a_whole_game_with_the_keyboard_only() -> None:
         over = page.inner_text("#over")
         first, second = (1, 0) if result["winner"] == "N" else (0, 1)  # the winner's first
         assert f"{result['captured'][first]} – {result['captured'][second]}" in over
-        assert page.text_content("#cue") == ctl.instruction()
+        assert page.text_content("#cue") == ctl.ask(Controller.instruction)
         for label in labels(page).values():
             assert "you may" not in label
         assert {"open", "guided_open", "turn", "sow"} <= set(lines), sorted(lines)
@@ -153,7 +154,7 @@ def test_a_whole_game_with_the_keyboard_only() -> None:
 
 def test_pits_are_finger_sized_at_every_width() -> None:
     with chromium() as browser, serve(browser) as twin:
-        twin.ctl.new_game("two", "SN", 3, "step", {})
+        twin.ctl.call("new_game", mode="two", sides="SN", level=3, pace="step", variant={})
         page = twin.page({"width": 320, "height": 700})
         for width in (320, 390, 540, 768, 1280):
             page.set_viewport_size({"width": width, "height": 800})
@@ -170,7 +171,7 @@ def test_pits_are_finger_sized_at_every_width() -> None:
 
 def test_a_watchers_page_never_says_you() -> None:
     with chromium() as browser, serve(browser) as twin:
-        twin.ctl.new_game("ai", "S", 3, "step", {})
+        twin.ctl.call("new_game", mode="ai", sides="S", level=3, pace="step", variant={})
         player = twin.page({"width": 390, "height": 800})  # with the staff PIN
         twin.synced(player)
         assert PIN and "press" in player.inner_text("#cue")
@@ -191,7 +192,7 @@ def test_the_first_tab_into_the_board_lands_on_the_pit_the_guide_asks_for() -> N
     with chromium() as browser, serve(browser) as twin:
         ctl = twin.ctl
         page = twin.page({"width": 1280, "height": 800})
-        ctl.new_game("ai", "S", 3, "step", {})
+        ctl.call("new_game", mode="ai", sides="S", level=3, pace="step", variant={})
         ctl.press(0, hold=True)  # South passes; the AI lifts, and South's hand places its seeds
         deadline = time.monotonic() + WAIT_MS / 1000
         while not ctl.state().get("expect"):

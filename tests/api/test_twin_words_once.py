@@ -49,7 +49,7 @@ def _seen(page: Any) -> tuple[str, str, str]:
 
 
 def test_the_heading_is_not_read_twice(twin: Twin) -> None:
-    twin.ctl.new_game("two", "SN", 3, "step", {"V2": True})
+    twin.ctl.call("new_game", mode="two", sides="SN", level=3, pace="step", variant={"V2": True})
     page = twin.phone
     twin.synced(page)  # the live region holds the whole line
     heading, eye, heard = _seen(page)
@@ -66,8 +66,8 @@ def test_the_heading_is_not_read_twice(twin: Twin) -> None:
 
 
 def test_the_game_over_veil_says_the_lines_own_words(twin: Twin) -> None:
-    twin.ctl.new_game("two", "SN", 3, "step", {"V2": True})
-    twin.ctl.run("resign")
+    twin.ctl.call("new_game", mode="two", sides="SN", level=3, pace="step", variant={"V2": True})
+    twin.ctl.call("resign")
     page = twin.phone
     twin.synced(page)
     wait_js(page, "!document.querySelector('#over').classList.contains('hidden')")
@@ -82,8 +82,8 @@ def test_the_game_over_veil_says_the_lines_own_words(twin: Twin) -> None:
 def test_an_agreement_is_not_game_over_twice(twin: Twin) -> None:
     """Issue 31 item 18: "Game over" above "Game over by agreement: …" (no colon after the
     heading's words, so the page showed both)."""
-    twin.ctl.new_game("two", "SN", 3, "step", {"V2": True})
-    twin.ctl.run("end")
+    twin.ctl.call("new_game", mode="two", sides="SN", level=3, pace="step", variant={"V2": True})
+    twin.ctl.call("end")
     page = twin.phone
     twin.synced(page)
     heading, eye, heard = _seen(page)
@@ -101,7 +101,7 @@ def test_a_line_that_only_says_the_turn_is_left_to_the_ear(twin: Twin) -> None:
     cfg = {"tcp_port": None, "web_port": 0, "sim": True, "token": TOKEN, "staff_pin": PIN}
     try:
         with start_api(board, cfg) as server:  # the module's Chromium: one per thread
-            board.new_game("demo", "", 1, "step", {})
+            board.call("new_game", mode="demo", sides="", level=1, pace="step", variant={})
             assert board.controller.instruction() == "South (AI) to move."
             page = twin.browser.new_page(viewport=PHONE)
             page.goto(f"http://127.0.0.1:{server.web_port}/")

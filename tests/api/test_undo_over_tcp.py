@@ -9,6 +9,7 @@ from typing import Any
 
 from kiothi_board.clock import FakeClock
 from kiothi_board.config import validate
+from kiothi_board.controller import Controller
 from kiothi_board.daemon import Daemon
 from kiothi_board.rules import parse_pit
 
@@ -33,13 +34,13 @@ def test_undo_during_the_ais_guided_move_goes_back_to_the_players_turn(tmp_path:
         assert daemon.api is not None
         staff = daemon.api.dispatcher.open_session("direct", "t", trusted=True, wake=lambda: None)
         board = daemon.board
-        board.new_game("ai", "S", 1, "step")
+        board.call("new_game", mode="ai", sides="S", level=1, pace="step")
         mine: dict[str, Any] | None = None
         for _ in range(2000):
             st = board.state()
             if st["stage"] in ("sow", "guided_open") and st["position"]["to_move"] == "N":
                 break
-            pit = board.expected_pit()
+            pit = board.ask(Controller.expected_pit)
             if pit is not None and st["position"]["to_move"] == "S":
                 board.press(pit)
             elif st["stage"] == "open" and not st["ai_to_move"]:

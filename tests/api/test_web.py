@@ -22,7 +22,7 @@ def test_browser_plays_a_move_by_clicking_pits(
     service = ctl
     cfg = {"tcp_port": None, "web_port": 0, "sim": True, "token": TOKEN, "staff_pin": PIN}
     with start_api(service, cfg) as server:
-        ctl.new_game("ai", "S", 3, "step", {"V2": True})
+        ctl.call("new_game", mode="ai", sides="S", level=3, pace="step", variant={"V2": True})
         url = f"http://127.0.0.1:{server.web_port}/"
         with chromium() as browser:  # every page under the page's real CSP
             page = browser.new_page(viewport={"width": 1180, "height": 560})
@@ -118,11 +118,11 @@ def test_browser_plays_a_move_by_clicking_pits(
             assert ctl.state()["game_id"] != old_game
             assert settings["mode"] == "two" and settings["pace"] == "instant"
             assert settings["variant"] == {"V2": True, "ply_limit": 12}
-            assert service.get_settings()["pace"] == "instant"  # remembered as defaults
+            assert service.call("settings.get")["pace"] == "instant"  # remembered as defaults
             phone.select_option("#palette", "night")
             phone.click("#save-lights")
             phone.locator("#toast", has_text="Lights applied").wait_for()
-            assert service.get_settings()["palette"] == "night"
+            assert service.call("settings.get")["palette"] == "night"
             phone.screenshot(path=str(ARTIFACTS / "web-operator-phone.png"), full_page=True)
             assert errors == [] and console == []  # no CSP violation, no JS error
     assert Path(ARTIFACTS / "web-twin.png").stat().st_size > 10_000

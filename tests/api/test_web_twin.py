@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from kiothi_board.controller import Controller
 from kiothi_board.guide.tutorial import TUTORIAL_OPENING
 from tests.api.twin_harness import (
     CONTRAST_JS,
@@ -97,7 +98,7 @@ def test_every_guide_state_on_desktop_and_phone(twin: Twin) -> None:
         _shoot(twin, name)
         seen.append(name)
 
-    ctl.new_game("two", "SN", 3, "step", {})
+    ctl.call("new_game", mode="two", sides="SN", level=3, pace="step", variant={})
     shot("opening")
     lift, places = TUTORIAL_OPENING.split(">")
     ctl.press(lift)
@@ -106,11 +107,11 @@ def test_every_guide_state_on_desktop_and_phone(twin: Twin) -> None:
     shot("opening-placing")
     for pit in places.split(",")[2:]:
         ctl.press(pit)
-    ctl.opening("pass")
+    ctl.call("opening", action="pass")
     shot("turn")
     ctl.press(relay_pit(twin))
     shot("drop")
-    expect = ctl.expected_pit()
+    expect = ctl.ask(Controller.expected_pit)
     assert expect is not None
     ctl.press((expect + 7) % 20)
     for page in (desk, phone):
@@ -124,24 +125,26 @@ def test_every_guide_state_on_desktop_and_phone(twin: Twin) -> None:
     shot("capture")
     twin.follow()
     shot("their-turn")
-    ctl.hint()
+    ctl.call("hint")
     for page in (desk, phone):
         wait_js(page, "document.querySelector('#cue').textContent.includes('Hint:')")
     shot("hint")
-    ctl.check_board(True)
+    ctl.call("check", on=True)
     ctl.press("S6")
     shot("check")
-    ctl.check_board(False)
-    ctl.undo()
+    ctl.call("check", on=False)
+    ctl.call("undo")
     shot("undo")
     twin.follow()
-    ctl.new_game("ai", "N", 3, "step", {})  # the harness's AI lifts in the opening
+    ctl.call(
+        "new_game", mode="ai", sides="N", level=3, pace="step", variant={}
+    )  # the harness's AI lifts in the opening
     for page in (desk, phone):
         wait_js(page, "document.querySelector('#cue').textContent.includes('opens:')")
     shot("ai-opening")
-    ctl.resign("S")
+    ctl.call("resign", side="S")
     shot("over")
-    ctl.tutorial()
+    ctl.call("tutorial")
     for page in (desk, phone):
         wait_js(page, "document.querySelector('#cue').textContent.startsWith('Tutorial 1/4')")
     shot("tutorial-opening")
@@ -149,7 +152,7 @@ def test_every_guide_state_on_desktop_and_phone(twin: Twin) -> None:
         guide = ctl.state().get("guide")
         if guide and guide["kind"] == "relay" and ctl.state()["tutorial"] == "move":
             break
-        pit = ctl.expected_pit()
+        pit = ctl.ask(Controller.expected_pit)
         if pit is not None:
             ctl.press(pit)
         else:
@@ -192,7 +195,7 @@ def test_no_horizontal_scroll_at_any_width(twin: Twin, width: int) -> None:
 
 def test_your_row_is_nearest_and_labelled(twin: Twin) -> None:
     """Issue 10 #4: nothing said which row is yours; North's player saw it on top."""
-    twin.ctl.new_game("ai", "N", 3, "step", {"V2": True})
+    twin.ctl.call("new_game", mode="ai", sides="N", level=3, pace="step", variant={"V2": True})
     page = twin.phone
     twin.synced(page)
     wait_js(page, "document.querySelector('#label-bottom').textContent.includes('you')")
@@ -235,10 +238,10 @@ def test_asked_for_pit_is_scrolled_into_view(twin: Twin) -> None:
 def test_move_list_items_do_not_overlap(twin: Twin, viewport: dict[str, int]) -> None:
     """Issue 10 #5: long opening texts ran into the next column; the top row was cut."""
     ctl = twin.ctl
-    ctl.new_game("two", "SN", 3, "step", {})
-    ctl.opening("S7>S1,S1,N3,N3,N4,S2")
+    ctl.call("new_game", mode="two", sides="SN", level=3, pace="step", variant={})
+    ctl.call("opening", action="S7>S1,S1,N3,N3,N4,S2")
     twin.follow()
-    ctl.opening("N8>S1,S2,S3,S4,S5,N9")
+    ctl.call("opening", action="N8>S1,S2,S3,S4,S5,N9")
     twin.follow()
     for _ in range(6):
         legal = ctl.state()["position"]["legal"]
@@ -279,7 +282,7 @@ def test_move_list_items_do_not_overlap(twin: Twin, viewport: dict[str, int]) ->
 
 def test_wrong_press_is_said_in_words(twin: Twin) -> None:
     """Issue 10 #7: a wrong press only blinked red."""
-    twin.ctl.new_game("two", "SN", 3, "step", {"V2": True})
+    twin.ctl.call("new_game", mode="two", sides="SN", level=3, pace="step", variant={"V2": True})
     page = twin.desk
     twin.synced(page)
     page.click('[data-pit="S1"]')
@@ -299,7 +302,7 @@ def test_wrong_press_is_said_in_words(twin: Twin) -> None:
 
 def test_keyboard_play(twin: Twin) -> None:
     """Keys as in the terminal (6 = S6), arrows between pits, Enter presses the focused one."""
-    twin.ctl.new_game("two", "SN", 3, "step", {"V2": True})
+    twin.ctl.call("new_game", mode="two", sides="SN", level=3, pace="step", variant={"V2": True})
     page = twin.desk
     twin.synced(page)
     page.evaluate("document.activeElement && document.activeElement.blur()")
@@ -317,7 +320,7 @@ def test_keyboard_play(twin: Twin) -> None:
 
 def test_reduced_motion_holds_blinking_cues_steady(twin: Twin) -> None:
     """With prefers-reduced-motion the pulsing next-drop ring shows steadily lit."""
-    twin.ctl.new_game("two", "SN", 3, "step", {"V2": True})
+    twin.ctl.call("new_game", mode="two", sides="SN", level=3, pace="step", variant={"V2": True})
     twin.ctl.press("S6")
     seen: dict[str, list[str]] = {}
     page = twin.desk
@@ -394,7 +397,7 @@ def test_leds_shown_exactly_as_lit(twin: Twin) -> None:
     """The twin's rings are the frames the rings were given, colour for colour."""
     from kiothi_board.api import frame_to_hex
 
-    twin.ctl.new_game("two", "SN", 3, "step", {"V2": True})
+    twin.ctl.call("new_game", mode="two", sides="SN", level=3, pace="step", variant={"V2": True})
     twin.ctl.press("S6")
     page = twin.desk
     twin.synced(page)
@@ -451,9 +454,11 @@ def test_the_operator_chooses_a_level_by_its_name_and_what_it_does(twin: Twin) -
 def test_hint_ring_is_gone_after_the_next_press(twin: Twin) -> None:
     """Issue 10 #1: a hint in the opening kept its yellow ring through the placing and on."""
     ctl, page = twin.ctl, twin.desk
-    ctl.new_game("two", "SN", 3, "step", {})  # the hint: the harness's AI lifts a pit
+    ctl.call(
+        "new_game", mode="two", sides="SN", level=3, pace="step", variant={}
+    )  # the hint: the harness's AI lifts a pit
     twin.synced(page)
-    ctl.hint()
+    ctl.call("hint")
     wait_js(page, "document.querySelector('#cue').textContent.includes('Hint:')")
     hinted = page.evaluate("window.kiothiTwin.state.instruction.match(/Hint: (\\w+)/)[1]")
     yellow = "ffff78" * 16  # the hint cue: the whole ring pale yellow
@@ -471,10 +476,10 @@ def test_hint_ring_is_gone_after_the_next_press(twin: Twin) -> None:
 def test_undo_on_the_page_shows_targets_and_one_hold_confirms(twin: Twin) -> None:
     """Issue 10 #8: "set S1" never stated its count, the label (4) contradicted the ring."""
     ctl, page = twin.ctl, twin.desk
-    ctl.new_game("two", "SN", 3, "instant", {"V2": True})
+    ctl.call("new_game", mode="two", sides="SN", level=3, pace="instant", variant={"V2": True})
     start = ctl.state()["position"]["board"]
     ctl.press("S6")
-    ctl.undo()
+    ctl.call("undo")
     twin.synced(page)
     assert page.inner_text("#cue").startswith("Undo: set the 7 blinking pits")
     wait_js(page, "document.querySelectorAll('.pit.differs').length === 7")
@@ -492,7 +497,7 @@ def test_undo_on_the_page_shows_targets_and_one_hold_confirms(twin: Twin) -> Non
 def test_new_game_asks_first_and_keeps_the_old_one_as_abandoned(twin: Twin) -> None:
     """Issue 10 #6: a new game started at once; the games left piled up as unfinished."""
     ctl, page = twin.ctl, twin.desk
-    first = ctl.new_game("two", "SN", 3, "step", {"V2": True})
+    first = ctl.call("new_game", mode="two", sides="SN", level=3, pace="step", variant={"V2": True})
     ctl.press("S6")
     twin.synced(page)
     page.evaluate("document.activeElement && document.activeElement.blur()")
@@ -504,4 +509,4 @@ def test_new_game_asks_first_and_keeps_the_old_one_as_abandoned(twin: Twin) -> N
     page.click("#btn-new")
     page.click("#confirm-yes")
     wait_js(page, f"window.kiothiTwin.state.game_id !== {first}")
-    assert ctl.get_game(first)["result"]["end"] == "abandoned"  # type: ignore[index]
+    assert ctl.call("games.get", id=first)["result"]["end"] == "abandoned"  # type: ignore[index]

@@ -13,6 +13,7 @@ from kiothi_board.api import start_api
 from kiothi_board.board import Board
 from kiothi_board.clock import SystemClock
 from kiothi_board.config import validate
+from kiothi_board.controller import Controller
 from kiothi_board.controller.opponent import ReadyHandle
 from kiothi_board.guide.tutorial import TUTORIAL_OPENING, tutorial_move
 from kiothi_board.hardware.fakes import FakePixelSink
@@ -64,7 +65,7 @@ class Twin:
     def synced(self, page: Any) -> None:
         """Wait until the page shows the controller's instruction for now."""
         for _ in range(8):  # the AI may move meanwhile: compare with the line of the moment
-            want = self.ctl.instruction()
+            want = self.ctl.ask(Controller.instruction)
             try:
                 wait_js(
                     page,
@@ -74,7 +75,7 @@ class Twin:
                 return
             except PageWaitTimeout:
                 continue
-        raise AssertionError(f"the page never showed {self.ctl.instruction()!r}")
+        raise AssertionError(f"the page never showed {self.ctl.ask(Controller.instruction)!r}")
 
     def follow(self, stop: str | None = None) -> None:
         """Press wherever the guide points until it points nowhere (or at a `stop` kind)."""
@@ -84,7 +85,7 @@ class Twin:
                 self.ctl.press(0, hold=True)  # setting the board: one hold confirms it
                 continue
             guide = state.get("guide")
-            pit = self.ctl.expected_pit()
+            pit = self.ctl.ask(Controller.expected_pit)
             if pit is None or (stop and guide and guide["kind"] == stop):
                 return
             self.ctl.press(pit)
@@ -156,12 +157,12 @@ def boxes_overlap(boxes: list[dict[str, float]]) -> list[tuple[int, int]]:
 def opening_and_turn(t: Twin) -> None:
     """A two-player game: South lifts S7 and places it as the tutorial's opening; North passes."""
     ctl = t.ctl
-    ctl.new_game("two", "SN", 3, "step", {})
+    ctl.call("new_game", mode="two", sides="SN", level=3, pace="step", variant={})
     lift, places = TUTORIAL_OPENING.split(">")
     ctl.press(lift)
     for pit in places.split(","):
         ctl.press(pit)
-    ctl.opening("pass")
+    ctl.call("opening", action="pass")
 
 
 def relay_pit(t: Twin) -> int:

@@ -10,6 +10,7 @@ import pytest
 
 from kiothi_board.board import Board
 from kiothi_board.clock import FakeClock
+from kiothi_board.controller import Controller
 from kiothi_board.guide import DEFAULT, Cue
 from kiothi_board.hardware.fakes import FakePitInput, FakePixelSink
 from kiothi_board.rules import parse_pit
@@ -55,7 +56,7 @@ class Rig:
                 presses += 1
                 continue
             if guide is not None and not auto:
-                pit = self.ctl.expected_pit()
+                pit = self.ctl.ask(Controller.expected_pit)
                 assert pit is not None
                 if guide["kind"] == "drop":
                     # A player follows the light: the next drop is the fully lit green ring.

@@ -8,8 +8,10 @@ from .conftest import Rig
 
 
 def test_control_buttons(rig: Rig) -> None:
-    assert CONTROLS == {0: "undo", 1: "hint", 2: "check", 3: "new"}
-    first = rig.ctl.new_game("two", "S", 2, "instant", {"V2": True})
+    assert {i: c.name for i, c in CONTROLS.items()} == {0: "undo", 1: "hint", 2: "check", 3: "new"}
+    first = rig.ctl.call(
+        "new_game", mode="two", sides="S", level=2, pace="instant", variant={"V2": True}
+    )
     rig.pit_input.tap(5)  # S6, played at once (instant pace)
     assert rig.ctl.state()["actions"] == ["S6"]
     rig.pit_input.control(0)  # undo

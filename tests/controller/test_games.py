@@ -8,6 +8,7 @@ import pytest
 
 from kiothi_board.ai.levels import LevelChoice
 from kiothi_board.board import Board
+from kiothi_board.controller import Controller
 from kiothi_board.controller.opponent import Opponent
 from kiothi_board.players import AIFactory
 from kiothi_board.rules import GameRecord, parse_record
@@ -56,7 +57,7 @@ def test_game_follows_the_lights_and_replays(
 ) -> None:
     rig = make_rig()
     variant = {} if limit is None else {"ply_limit": limit}
-    gid = rig.ctl.new_game(mode, sides, 2, pace, variant)  # type: ignore[arg-type]
+    gid = rig.ctl.call("new_game", mode=mode, sides=sides, level=2, pace=pace, variant=variant)  # type: ignore[arg-type]
     rig.follow(random.Random(hash((mode, sides, pace)) & 0xFFFF))
     check_replay(rig, gid)
     assert rig.sink.shown > 10
@@ -64,7 +65,7 @@ def test_game_follows_the_lights_and_replays(
 
 def test_store_events_rebuild_the_finished_game() -> None:
     rig = make_rig()
-    gid = rig.ctl.new_game("ai", "N", 1, "instant")
+    gid = rig.ctl.call("new_game", mode="ai", sides="N", level=1, pace="instant")
     rig.follow(random.Random(3))
     record = finished_record(rig, gid)
     assert record.moves and len(record.opening) == 2
@@ -73,13 +74,13 @@ def test_store_events_rebuild_the_finished_game() -> None:
 
 def test_resume_restores_the_same_guide_step_mid_move() -> None:
     rig = make_rig()
-    rig.ctl.new_game("two", pace="step")
+    rig.ctl.call("new_game", mode="two", pace="step")
     rig.pit_input.hold(5, 1.5)  # South passes (R3)
     rig.pit_input.hold(15, 1.5)  # North passes
     assert "S6" in rig.ctl.state()["position"]["legal"]
     rig.pit_input.tap(5)  # select S6: the press is the lift
     for _ in range(3):
-        pit = rig.ctl.expected_pit()
+        pit = rig.ctl.ask(Controller.expected_pit)
         assert pit is not None
         rig.pit_input.tap(pit)
     before = rig.ctl.state()
@@ -111,7 +112,7 @@ def test_a_game_stored_before_the_renumbering_resumes_against_the_same_player() 
 
 def test_a_new_game_stores_the_numbering_of_its_level() -> None:
     rig = make_rig()
-    rig.ctl.new_game("ai", "S", 6, "step")
+    rig.ctl.call("new_game", mode="ai", sides="S", level=6, pace="step")
     current = rig.store.current_game()
     assert current is not None
     assert current[1]["level"] == 6 and current[1]["ladder"] == 2
@@ -150,6 +151,8 @@ def test_a_stored_game_this_build_cannot_read_is_kept_and_the_board_starts(
     assert f"game {gid}" in caplog.text and why in caplog.text
     current = rig.store.current_game()
     assert current is not None and current[0] == gid and current[1] == meta  # untouched
-    new = ctl.new_game("two", "SN", 2, "step")  # and the board plays on
+    new = ctl.call(
+        "new_game", mode="two", sides="SN", level=2, pace="step"
+    )  # and the board plays on
     assert new != gid and ctl.state()["game_id"] == new
     factory.close()

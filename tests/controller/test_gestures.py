@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from kiothi_board.controller import CHORDS, FirstLegalOpponent
+from kiothi_board.controller import CHORDS, Controller, FirstLegalOpponent
 from kiothi_board.guide import Cue
 from kiothi_board.rules import Outcome, Position, Variant, parse_pit, parse_record
 
@@ -33,10 +33,10 @@ def stored(rig: Rig) -> int:
 
 
 def test_wrong_press_changes_nothing_and_flashes(rig: Rig) -> None:
-    rig.ctl.new_game("two", pace="step")
+    rig.ctl.call("new_game", mode="two", pace="step")
     both_pass(rig)
     rig.pit_input.tap(S6)
-    expect = rig.ctl.expected_pit()
+    expect = rig.ctl.ask(Controller.expected_pit)
     assert expect is not None
     before, n = rig.ctl.state(), stored(rig)
     wrong = (expect + 3) % 20
@@ -54,7 +54,7 @@ def test_wrong_press_changes_nothing_and_flashes(rig: Rig) -> None:
 
 
 def test_illegal_pit_in_turn_is_refused(rig: Rig) -> None:
-    rig.ctl.new_game("two", pace="step")
+    rig.ctl.call("new_game", mode="two", pace="step")
     both_pass(rig)
     n = stored(rig)
     rig.pit_input.tap(S1)  # empty
@@ -63,7 +63,7 @@ def test_illegal_pit_in_turn_is_refused(rig: Rig) -> None:
 
 
 def test_opening_lift_place_and_hold_to_pass(rig: Rig) -> None:
-    rig.ctl.new_game("two", pace="step")
+    rig.ctl.call("new_game", mode="two", pace="step")
     rig.pit_input.tap(parse_pit("S7"))  # lift 6 seeds
     assert rig.ctl.state()["lifted"] == "S7"
     for name in ("S1", "S1", "N3", "N3", "N4", "S2"):
@@ -77,7 +77,7 @@ def test_opening_lift_place_and_hold_to_pass(rig: Rig) -> None:
 
 
 def test_undo_is_guided_back_to_the_previous_counts(rig: Rig) -> None:
-    rig.ctl.new_game("two", pace="instant")
+    rig.ctl.call("new_game", mode="two", pace="instant")
     both_pass(rig)
     start = rig.ctl.state()["position"]
     rig.pit_input.tap(S6)
@@ -92,7 +92,7 @@ def test_undo_is_guided_back_to_the_previous_counts(rig: Rig) -> None:
 
 def test_undo_against_the_ai_goes_back_to_the_humans_turn() -> None:
     rig = make_rig(opponent_factory=lambda level: FirstLegalOpponent())
-    rig.ctl.new_game("ai", "S", 1, "instant")
+    rig.ctl.call("new_game", mode="ai", sides="S", level=1, pace="instant")
     rig.pit_input.hold(S6, 1.5)
     rig.tick()
     rig.tick()
@@ -102,24 +102,24 @@ def test_undo_against_the_ai_goes_back_to_the_humans_turn() -> None:
     rig.tick()
     rig.tick()
     assert rig.ctl.state()["position"]["ply"] == 4
-    rig.ctl.undo()
+    rig.ctl.call("undo")
     rig.pit_input.hold(S1, 1.5)  # the board set back: one hold confirms it
     assert rig.ctl.state()["position"] == before
 
 
 def test_undo_of_a_move_in_progress(rig: Rig) -> None:
-    rig.ctl.new_game("two", pace="step")
+    rig.ctl.call("new_game", mode="two", pace="step")
     both_pass(rig)
     start = rig.ctl.state()["position"]
     rig.pit_input.tap(S6)
-    rig.pit_input.tap(rig.ctl.expected_pit())  # type: ignore[arg-type]
-    rig.ctl.undo()
+    rig.pit_input.tap(rig.ctl.ask(Controller.expected_pit))  # type: ignore[arg-type]
+    rig.ctl.call("undo")
     rig.pit_input.hold(S1, 1.5)
     assert rig.ctl.state()["position"] == start and rig.ctl.state()["stage"] == "turn"
 
 
 def test_check_board_marks_wrong_pits_until_confirmed(rig: Rig) -> None:
-    rig.ctl.new_game("two", pace="step")
+    rig.ctl.call("new_game", mode="two", pace="step")
     both_pass(rig)
     before = rig.ctl.state()["position"]
     chord(rig, S1, S10)
@@ -137,7 +137,7 @@ def test_check_board_marks_wrong_pits_until_confirmed(rig: Rig) -> None:
 
 
 def test_resign_by_chord(rig: Rig) -> None:
-    gid = rig.ctl.new_game("two", pace="step")
+    gid = rig.ctl.call("new_game", mode="two", pace="step")
     both_pass(rig)
     chord(rig, S1, S2)
     st = rig.ctl.state()
@@ -151,7 +151,7 @@ def test_resign_by_chord(rig: Rig) -> None:
 
 
 def test_end_by_agreement_splits_rows(rig: Rig) -> None:
-    rig.ctl.new_game("two", pace="instant")
+    rig.ctl.call("new_game", mode="two", pace="instant")
     both_pass(rig)
     rig.pit_input.tap(S6)
     board = rig.ctl.state()["position"]["board"]
@@ -173,7 +173,7 @@ def test_chords_are_documented() -> None:
 
 
 def test_flow_press_pauses_and_resumes(rig: Rig) -> None:
-    rig.ctl.new_game("two", pace="flow")
+    rig.ctl.call("new_game", mode="two", pace="flow")
     both_pass(rig)
     rig.pit_input.tap(S6)
     index = rig.ctl.state()["guide"]["index"]
@@ -190,9 +190,9 @@ def test_flow_press_pauses_and_resumes(rig: Rig) -> None:
 
 
 def test_drop_sensor_confirms_drops(rig: Rig) -> None:
-    rig.ctl.new_game("two", pace="step", variant={"V2": True})
+    rig.ctl.call("new_game", mode="two", pace="step", variant={"V2": True})
     rig.pit_input.tap(S6)
-    pit = rig.ctl.expected_pit()
+    pit = rig.ctl.ask(Controller.expected_pit)
     assert pit is not None
     rig.pit_input.drop(pit)
     assert rig.ctl.state()["guide"]["index"] == 2
@@ -200,7 +200,7 @@ def test_drop_sensor_confirms_drops(rig: Rig) -> None:
 
 def test_long_move_sets_the_board_or_walks_on_request() -> None:
     rig = make_rig()
-    rig.ctl.new_game("two", pace="step", variant={"V2": True}, long_move_laps=0)
+    rig.ctl.call("new_game", mode="two", pace="step", variant={"V2": True}, long_move_laps=0)
     after = Position.initial(Variant(V2=True)).play(S6)
     rig.pit_input.tap(S6)
     st = rig.ctl.state()
@@ -215,21 +215,21 @@ def test_long_move_sets_the_board_or_walks_on_request() -> None:
     rig.pit_input.hold(parse_pit(legal[0]), 1.5)
     st = rig.ctl.state()
     assert st["stage"] == "sow" and st["guide"]["kind"] == "lift"
-    rig.pit_input.tap(rig.ctl.expected_pit())  # type: ignore[arg-type]
+    rig.pit_input.tap(rig.ctl.ask(Controller.expected_pit))  # type: ignore[arg-type]
     assert rig.ctl.state()["guide"]["kind"] in ("drop", "relay")
 
 
 def test_api_methods_and_json_state(rig: Rig) -> None:
     import json
 
-    rig.ctl.new_game("two", pace="step")
-    rig.ctl.opening("S7>S1,S1,N3,N3,N4,S2")
+    rig.ctl.call("new_game", mode="two", pace="step")
+    rig.ctl.call("opening", action="S7>S1,S1,N3,N3,N4,S2")
     assert rig.ctl.state()["guide"]["kind"] == "lift"
     while rig.ctl.state()["stage"] == "guided_open":
-        rig.pit_input.tap(rig.ctl.expected_pit())  # type: ignore[arg-type]
-    rig.ctl.opening("pass")
+        rig.pit_input.tap(rig.ctl.ask(Controller.expected_pit))  # type: ignore[arg-type]
+    rig.ctl.call("opening", action="pass")
     assert rig.ctl.state()["actions"] == ["S7>S1,S1,N3,N3,N4,S2", "pass"]
-    rig.ctl.move("S6")
+    rig.ctl.call("move", pit="S6")
     st = rig.ctl.state()
     assert st["pending"] == "S6" and st["guide"]["kind"] == "lift"
     json.dumps(st)

@@ -4,6 +4,7 @@ restore with one gesture, abandoned games, the tutorial."""
 from __future__ import annotations
 
 from kiothi_board.ai.levels import LevelChoice
+from kiothi_board.controller import Controller
 from kiothi_board.controller.opponent import FirstLegalOpponent
 from kiothi_board.guide import HINT_SECONDS, Cue
 from kiothi_board.guide.tutorial import TUTORIAL_OPENING
@@ -22,21 +23,21 @@ def _hint_pits(rig: Rig) -> list[int]:
 def test_a_hint_lasts_until_the_next_press_or_a_few_seconds() -> None:
     """Issue 10 #1: the hint's yellow ring stayed through the opening and into the turn."""
     rig = make_rig(opponent_factory=lambda level: FirstLegalOpponent())
-    rig.ctl.new_game("two", pace="step", variant={"V2": True})
-    rig.ctl.hint()
+    rig.ctl.call("new_game", mode="two", pace="step", variant={"V2": True})
+    rig.ctl.call("hint")
     rig.tick()
     assert _hint_pits(rig) == [S6] and "Hint: S6" in rig.ctl.state()["instruction"]
     rig.tick(HINT_SECONDS + 0.1)
     assert _hint_pits(rig) == [] and "Hint" not in rig.ctl.state()["instruction"]
-    rig.ctl.hint()
+    rig.ctl.call("hint")
     rig.tick()
     assert _hint_pits(rig) == [S6]
     rig.pit_input.tap(parse_pit("S1"))  # any press ends it, even a wrong one
     rig.tick()
     assert _hint_pits(rig) == []
     # In the opening: the hint goes with the press that lifts a pit.
-    rig.ctl.new_game("two", pace="step")
-    rig.ctl.hint()
+    rig.ctl.call("new_game", mode="two", pace="step")
+    rig.ctl.call("hint")
     rig.tick()
     rig.pit_input.tap(parse_pit("S7"))
     for _ in range(3):
@@ -47,7 +48,7 @@ def test_a_hint_lasts_until_the_next_press_or_a_few_seconds() -> None:
 
 def test_opening_instruction_and_wrong_press_reasons_reach_the_api(rig: Rig) -> None:
     """Issue 10 #2 and #7: `stage open` only, and a red blink without a reason."""
-    rig.ctl.new_game("two", pace="step")
+    rig.ctl.call("new_game", mode="two", pace="step")
     rig.pit_input.tap(parse_pit("S6"))
     st = rig.ctl.state()
     assert st["instruction"] == (
@@ -56,7 +57,7 @@ def test_opening_instruction_and_wrong_press_reasons_reach_the_api(rig: Rig) -> 
     )
     guide = [e for e in rig.events if e["type"] == "guide"][-1]
     assert guide["text"] == st["instruction"]
-    rig.ctl.new_game("two", pace="step", variant={"V2": True})
+    rig.ctl.call("new_game", mode="two", pace="step", variant={"V2": True})
     rig.pit_input.tap(parse_pit("S1"))
     wrong = [e for e in rig.events if e["type"] == "wrong"][-1]
     assert wrong["message"] == "S1 is empty: choose a pit with seeds."
@@ -67,11 +68,11 @@ def test_opening_instruction_and_wrong_press_reasons_reach_the_api(rig: Rig) -> 
 
 def test_undo_shows_every_target_and_one_hold_confirms_the_board(rig: Rig) -> None:
     """Issue 10 #8: 19 presses to set the board back, the label contradicting the ring."""
-    rig.ctl.new_game("two", pace="instant", variant={"V2": True})
+    rig.ctl.call("new_game", mode="two", pace="instant", variant={"V2": True})
     start = rig.ctl.state()["position"]
     rig.pit_input.tap(S6)
     after = rig.ctl.state()["position"]["board"]
-    rig.ctl.undo()
+    rig.ctl.call("undo")
     st = rig.ctl.state()
     assert st["stage"] == "set" and st["expect"] is None
     assert st["board"] == start["board"]  # labels show the targets the rings show
@@ -107,9 +108,9 @@ def test_restore_view_is_reusable_for_an_exhibition_reset() -> None:
 
 def test_a_new_game_abandons_the_unfinished_one(rig: Rig) -> None:
     """Issue 10 #6: abandoned games piled up as "unfinished"."""
-    first = rig.ctl.new_game("two", pace="step", variant={"V2": True})
+    first = rig.ctl.call("new_game", mode="two", pace="step", variant={"V2": True})
     rig.pit_input.tap(S6)
-    rig.ctl.new_game("two", pace="step")
+    rig.ctl.call("new_game", mode="two", pace="step")
     game = rig.store.get_game(first)
     assert game["result"]["end"] == "abandoned"
     assert any(e["type"] == "game_over" and e["id"] == first for e in rig.events)
@@ -125,7 +126,7 @@ def test_first_game_is_a_tutorial_through_an_opening_and_a_relay() -> None:
         seen.append(st["instruction"])
         if st["tutorial"] in (None, "done"):
             break
-        pit = rig.ctl.expected_pit()
+        pit = rig.ctl.ask(Controller.expected_pit)
         if pit is not None:
             rig.pit_input.tap(pit)
         elif st["stage"] == "turn" and not st["ai_to_move"]:
@@ -135,9 +136,9 @@ def test_first_game_is_a_tutorial_through_an_opening_and_a_relay() -> None:
     assert any("A move goes on while its last seed" in s for s in lessons)
     assert any(s.startswith("Tutorial 4/4 · That is all") for s in lessons)
     assert rig.ctl.state()["actions"][0] == TUTORIAL_OPENING
-    rig.ctl.new_game("two")  # a game asked for later is no tutorial
+    rig.ctl.call("new_game", mode="two")  # a game asked for later is no tutorial
     assert rig.ctl.state()["tutorial"] is None
-    rig.ctl.run("tutorial")  # …unless asked for
+    rig.ctl.call("tutorial")  # …unless asked for
     assert rig.ctl.state()["tutorial"] == "opening"
 
 

@@ -15,13 +15,28 @@ import pytest
 
 from kiothi_board.board import Board
 from kiothi_board.clock import FakeClock
-from kiothi_board.controller import Command, Gestures, Settings, apply, random_opponents
+from kiothi_board.controller import (
+    CHORDS,
+    CONTROLS,
+    TABLE,
+    Command,
+    CommandSpec,
+    CommandTable,
+    Controller,
+    Gestures,
+    Settings,
+    apply,
+    random_opponents,
+)
 from kiothi_board.controller.events import Advance, Resign, Revert, Select, from_json, to_json
 from kiothi_board.controller.game import new_game
+from kiothi_board.controller.kinds import Integer
 from kiothi_board.controller.notices import Applied, Notice, Started
-from kiothi_board.errors import ConflictError, RecordError
+from kiothi_board.controller.spec import Arg, ArgError
+from kiothi_board.errors import BadArgumentError, RecordError
 from kiothi_board.hardware.fakes import FakePixelSink
 from kiothi_board.hardware.protocols import InputEvent
+from kiothi_board.i18n import tr
 from kiothi_board.rules import Outcome, Side, parse_record
 from kiothi_board.store.memory import MemoryStore
 from kiothi_board.store.sqlite import SqliteStore
@@ -92,7 +107,7 @@ def test_bad_stored_events_are_record_errors() -> None:
 
 # --------------------------------------------------------------------------- gestures
 def test_gestures_are_pure_taps_holds_chords_and_buttons() -> None:
-    g = Gestures(hold_seconds=1.0)
+    g = Gestures(hold_seconds=1.0, chords=CHORDS, controls=CONTROLS)
     assert g.feed(InputEvent("pressed", 5, 0.0)) == [Command("tap", 5)]
     assert g.feed(InputEvent("held", 5, 0.5, seconds=0.5)) == []
     assert g.feed(InputEvent("held", 5, 1.0, seconds=1.0)) == [
@@ -110,22 +125,32 @@ def test_gestures_are_pure_taps_holds_chords_and_buttons() -> None:
 
 
 # --------------------------------------------------------------------------- session
-def test_the_command_table_can_be_extended_and_names_unknown_commands(rig: Rig) -> None:
+def test_the_command_table_can_be_extended_and_names_unknown_commands() -> None:
+    """A part adds a command as one entry: the Board runs it by name with its argument
+    checked, and a control button the entry names fires it."""
     seen: list[Any] = []
-    rig.ctl.session.register("stats", lambda arg: seen.append(arg) or len(seen))
-    assert rig.ctl.run("stats", 7) == 1 and seen == [7]
-    with pytest.raises(ConflictError, match="unknown command 'bogus'"):
-        rig.ctl.run("bogus")
-    # A control button runs through the same table.
-    rig.ctl.gestures.controls[3] = "stats"
-    rig.ctl.handle_event(InputEvent("pressed", -1, 0.0, control=3))
+    spec = CommandSpec(
+        "stats",
+        tr("read the settings"),
+        args=(Arg("n", Integer(0, 9)),),
+        handler=lambda ctl, n: seen.append(n) or len(seen),
+        controls=(3,),
+    )
+    rig = make_rig(table=CommandTable((*TABLE, spec)))
+    assert rig.ctl.call("stats", n=7) == 1 and seen == [7]
+    with pytest.raises(ArgError, match="stats: n must be an integer from 0 to 9"):
+        rig.ctl.call("stats", n=10)
+    with pytest.raises(BadArgumentError, match="no command 'bogus'"):
+        rig.ctl.call("bogus")
+    rig.ctl.handle_event(InputEvent("pressed", -1, 0.0, control=3))  # the entry's button
     assert seen == [7, None]
+    rig.ctl.close()
 
 
 def test_the_notice_stream_carries_typed_game_events(rig: Rig) -> None:
     notices: list[Notice] = []
     rig.ctl.add_notice_listener(notices.append)
-    rig.ctl.new_game("two", pace="instant", variant={"V2": True})
+    rig.ctl.call("new_game", mode="two", pace="instant", variant={"V2": True})
     rig.pit_input.tap(5)
     assert isinstance(notices[0], Started)
     applied = [n for n in notices if isinstance(n, Applied)]
@@ -142,7 +167,7 @@ def test_a_failing_listener_is_logged_and_the_game_goes_on(
     rig.ctl.add_listener(broken)
     rig.ctl.add_notice_listener(lambda n: 1 / 0)  # type: ignore[func-returns-value]
     caplog.set_level(logging.ERROR)
-    rig.ctl.new_game("two", pace="instant", variant={"V2": True})
+    rig.ctl.call("new_game", mode="two", pace="instant", variant={"V2": True})
     rig.pit_input.tap(5)
     assert rig.ctl.state()["actions"] == ["S6"]
     assert any(e["type"] == "move" for e in rig.events)  # the other listeners still heard it
@@ -151,10 +176,10 @@ def test_a_failing_listener_is_logged_and_the_game_goes_on(
 
 
 def test_abandon_moves_no_seeds_and_names_no_winner(rig: Rig) -> None:
-    gid = rig.ctl.new_game("two", pace="instant", variant={"V2": True})
+    gid = rig.ctl.call("new_game", mode="two", pace="instant", variant={"V2": True})
     rig.pit_input.tap(5)
     board = rig.ctl.state()["position"]["board"]
-    rig.ctl.abandon()
+    rig.ctl.call("abandon")
     st = rig.ctl.state()
     assert st["stage"] == "over" and st["ended"] == "abandoned"
     assert st["result"] == {"winner": None, "captured": [0, 0], "end": "abandoned"}
@@ -162,12 +187,12 @@ def test_abandon_moves_no_seeds_and_names_no_winner(rig: Rig) -> None:
     record = parse_record(rig.store.get_game(gid))  # type: ignore[arg-type]
     assert record.result == Outcome.abandonment((0, 0)) and record.final().board == tuple(board)
     with pytest.raises(Exception, match="already over"):
-        rig.ctl.abandon()
+        rig.ctl.call("abandon")
 
 
 def test_frames_are_pushed_as_events_once_per_change() -> None:
     rig = make_rig()
-    rig.ctl.new_game("two", pace="step", variant={"V2": True})
+    rig.ctl.call("new_game", mode="two", pace="step", variant={"V2": True})
     rig.events.clear()
     shown = rig.sink.shown
     for _ in range(3):
@@ -185,7 +210,7 @@ def _norm(frame: Any) -> list[tuple[tuple[int, ...], ...]]:
 
 def _demo(level: int) -> list[str]:
     ctl = Board(sink=FakePixelSink(), clock=FakeClock(), store=MemoryStore(), rng=random.Random(5))
-    ctl.new_game("demo", level=level, pace="instant", variant={"ply_limit": 30})
+    ctl.call("new_game", mode="demo", level=level, pace="instant", variant={"ply_limit": 30})
     while ctl.state()["stage"] not in ("over", "none"):
         ctl.tick()
     return list(ctl.state()["actions"])
@@ -200,10 +225,10 @@ def test_random_opponents_draw_from_the_injected_source_not_from_the_level() -> 
 def test_a_game_killed_between_its_last_step_and_completion_completes_on_the_next_tick() -> None:
     """The 200-SIGKILL test once hung here: the old controller stayed at the `done` step."""
     rig = make_rig()
-    gid = rig.ctl.new_game("two", pace="step", variant={"V2": True})
+    gid = rig.ctl.call("new_game", mode="two", pace="step", variant={"V2": True})
     rig.pit_input.tap(5)  # S6: lifted, then its drops
     while rig.ctl.state()["stage"] == "sow":
-        pit = rig.ctl.expected_pit()
+        pit = rig.ctl.ask(Controller.expected_pit)
         assert pit is not None
         rig.pit_input.tap(pit)
     current = rig.store.current_game()

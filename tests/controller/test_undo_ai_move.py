@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from kiothi_board.controller import Controller
 from kiothi_board.controller.opponent import ReadyHandle
 from kiothi_board.rules import OpeningAction, Position, parse_opening, parse_pit
 
@@ -21,7 +22,7 @@ class LiftingOpponent:
 
 def _rig() -> Rig:
     rig = make_rig(opponent_factory=lambda level: LiftingOpponent())
-    rig.ctl.new_game("ai", "S", 1, "step")
+    rig.ctl.call("new_game", mode="ai", sides="S", level=1, pace="step")
     return rig
 
 
@@ -47,7 +48,7 @@ def test_one_undo_during_the_ais_opening_goes_back_to_the_players_opening() -> N
     rig.pit_input.hold(S6, 1.5)  # South passes
     _ai_guided(rig)
     assert rig.ctl.state()["position"]["to_move"] == "N"
-    rig.ctl.undo()
+    rig.ctl.call("undo")
     st = _confirm(rig)
     assert st["position"] == start, st["instruction"]  # South opens again
     assert st["stage"] == "open" and st["actions"] == [] and not st["ai_to_move"]
@@ -58,16 +59,16 @@ def test_one_undo_during_the_ais_move_goes_back_to_the_players_turn() -> None:
     rig.pit_input.hold(S6, 1.5)
     _ai_guided(rig)
     while rig.ctl.state()["stage"] != "turn" or rig.ctl.state()["ai_to_move"]:
-        pit = rig.ctl.expected_pit()
+        pit = rig.ctl.ask(Controller.expected_pit)
         rig.pit_input.tap(pit) if pit is not None else rig.tick()  # the player guides it
     mine = rig.ctl.state()["position"]
     rig.pit_input.tap(parse_pit(mine["legal"][0]))  # lifted
     while rig.ctl.state()["position"]["to_move"] == "S":
-        pit = rig.ctl.expected_pit()
+        pit = rig.ctl.ask(Controller.expected_pit)
         rig.pit_input.tap(pit) if pit is not None else rig.tick()
     _ai_guided(rig)  # North (AI) is being guided
-    rig.pit_input.tap(rig.ctl.expected_pit())  # type: ignore[arg-type]
-    rig.ctl.undo()  # one press
+    rig.pit_input.tap(rig.ctl.ask(Controller.expected_pit))  # type: ignore[arg-type]
+    rig.ctl.call("undo")  # one press
     st = _confirm(rig)
     assert st["position"] == mine, st["instruction"]
     assert st["stage"] == "turn" and not st["ai_to_move"]
@@ -87,7 +88,7 @@ def test_south_resigns_as_asked_on_norths_turn() -> None:
     from kiothi_board.rules import Side
 
     rig = make_rig()
-    rig.ctl.new_game("two", pace="step")
-    rig.ctl.opening("pass")  # North to open
-    rig.ctl.resign(Side.S)
+    rig.ctl.call("new_game", mode="two", pace="step")
+    rig.ctl.call("opening", action="pass")  # North to open
+    rig.ctl.call("resign", side=Side.S)
     assert rig.ctl.state()["result"]["by"] == "S"

@@ -9,7 +9,7 @@ from typing import Any
 from kiothi_board.ai.levels import LevelChoice
 from kiothi_board.board import Board
 from kiothi_board.clock import FakeClock
-from kiothi_board.controller.commands import NewGame
+from kiothi_board.controller import Controller
 from kiothi_board.exhibit.attendant import Timing
 from kiothi_board.exhibit.director import Director, ExhibitSettings
 from kiothi_board.exhibit.schedule import Schedule
@@ -43,18 +43,18 @@ class Exhibit:
         """Confirm the boot reset, then a two-player game (as a press on each side would)."""
         if self.director.status()["phase"] == "reset":
             self.board.press(3, hold=True)
-        self.board.run("new_game", NewGame("two", "S", 1, pace))
+        self.board.call("new_game", mode="two", sides="S", level=1, pace=pace)
         assert self.director.status()["phase"] == "playing"
 
     def left(self) -> tuple[int, ...]:
-        board = self.board.glance().board
+        board = self.board.ask(Controller.glance).board
         assert board is not None
         return board
 
     def reset_after(self, ending: str) -> dict[str, Any]:
         """End the game with `ending`, wait for the reset; its status."""
         if ending:
-            self.board.run(ending)
+            self.board.call(ending)
         for _ in range(400):
             self.tick(5)
             if self.director.status()["phase"] == "reset":
@@ -71,9 +71,9 @@ def changes(board: tuple[int, ...]) -> list[str]:
 
 def mid_opening(ex: Exhibit) -> tuple[int, ...]:
     """South's opening typed on the API and half guided: seeds already moved."""
-    ex.board.opening("S7>S1,S1,N3,N3,N4,S2")
+    ex.board.call("opening", action="S7>S1,S1,N3,N3,N4,S2")
     for _ in range(3):
-        ex.board.press(ex.board.expected_pit())  # type: ignore[arg-type]
+        ex.board.press(ex.board.ask(Controller.expected_pit))  # type: ignore[arg-type]
     left = ex.left()
     assert left != INITIAL_BOARD and ex.board.state()["position"]["board"] == list(INITIAL_BOARD)
     return left
@@ -85,7 +85,7 @@ def mid_move(ex: Exhibit) -> tuple[int, ...]:
     ex.board.press("N6", hold=True)
     ex.board.press("S6")
     for _ in range(3):
-        ex.board.press(ex.board.expected_pit())  # type: ignore[arg-type]
+        ex.board.press(ex.board.ask(Controller.expected_pit))  # type: ignore[arg-type]
     assert ex.board.state()["stage"] == "sow"
     return ex.left()
 
@@ -113,7 +113,7 @@ def test_an_idle_game_abandoned_by_the_countdown_mid_move() -> None:
     ex.start_two()
     left = mid_move(ex)
     status = ex.reset_after("")  # the visitor walks away: countdown, abandoned, reset
-    assert ex.board.get_game(1)["result"]["end"] == "abandoned"  # type: ignore[index]
+    assert ex.board.call("games.get", id=1)["result"]["end"] == "abandoned"  # type: ignore[index]
     assert ex.pending() == changes(left), status["instruction"]
 
 
@@ -134,10 +134,10 @@ def test_no_moves_the_other_took_the_seeds_left() -> None:
         if st["stage"] == "over":
             break
         if st["stage"] == "open":
-            ex.board.opening("pass")
+            ex.board.call("opening", action="pass")
         else:
-            ex.board.move(parse_pit(rng.choice(st["position"]["legal"])))
-    record = ex.board.get_game(1)
+            ex.board.call("move", pit=parse_pit(rng.choice(st["position"]["legal"])))
+    record = ex.board.call("games.get", id=1)
     assert record is not None and record["result"]["end"] in ("no-moves", "repetition")
     ex.reset_after("")
     assert ex.pending() == changes((0,) * 20)
@@ -148,7 +148,7 @@ def test_after_a_restart_the_reset_lists_what_the_last_game_left() -> None:
     ex.start_two()
     mid_move(ex)
     while ex.board.state()["stage"] != "turn":
-        ex.board.press(ex.board.expected_pit())  # type: ignore[arg-type]
+        ex.board.press(ex.board.ask(Controller.expected_pit))  # type: ignore[arg-type]
     left = ex.left()
     ex.reset_after("resign")
     again = Exhibit(ex.store)  # the power comes back: no game to resume

@@ -46,13 +46,13 @@ def _stages(board: Board) -> list[tuple[str, Any]]:
     """A game's stages, each a step that brings the board there."""
 
     def opening() -> None:
-        board.new_game("ai", "S", 1, "step", {})
+        board.call("new_game", mode="ai", sides="S", level=1, pace="step", variant={})
 
     def lifted() -> None:
         board.press(6)  # S7 lifted: its seeds to place
 
     def over() -> None:
-        board.run("resign", "S")
+        board.call("resign", side="S")
 
     return [("blank", lambda: None), ("opening", opening), ("placing", lifted), ("over", over)]
 
@@ -110,9 +110,9 @@ OPERATOR_READY = (
 def _ended_games(board: Board) -> None:
     """Games ended every way the players can (R13), and one in progress."""
     for end in ("resign", "end", "abandon"):
-        board.new_game("ai", "S", 2, "step", {})
-        board.run(end, "S") if end == "resign" else board.run(end)
-    board.new_game("ai", "S", 2, "step", {})
+        board.call("new_game", mode="ai", sides="S", level=2, pace="step", variant={})
+        board.call(end, side="S") if end == "resign" else board.call(end)
+    board.call("new_game", mode="ai", sides="S", level=2, pace="step", variant={})
 
 
 def _operator_page(browser: Any, url: str, lang: str, width: int) -> Any:

@@ -115,7 +115,7 @@ def _drawn(page: Any, lang: str) -> None:
 
 def test_the_statistics_panel_in_each_language_has_no_english() -> None:
     with chromium() as browser, served(exhibition_doors(StubExhibit(), None)) as (board, url):
-        board.new_game("ai", "S", 2, "step", {})
+        board.call("new_game", mode="ai", sides="S", level=2, pace="step", variant={})
         pages = {lang: _operator(browser, url, lang) for lang in LANGS}
         found: dict[str, list[str]] = {}
         texts: dict[str, str] = {}
@@ -143,11 +143,11 @@ def test_the_statistics_panel_in_each_language_has_no_english() -> None:
 
 def test_the_operator_page_redraws_its_lines_when_the_board_changes_language() -> None:
     with chromium() as browser, served(exhibition_doors(StubExhibit(), None)) as (board, url):
-        board.new_game("ai", "S", 2, "step", {})
+        board.call("new_game", mode="ai", sides="S", level=2, pace="step", variant={})
         page = _operator(browser, url, None)  # never chose: follows the board
         _drawn(page, "en")
         assert english_in(str(page.evaluate(SCRIPT_LINES)), "sw"), "English first"
-        board.run("language")  # S9+S10 held: the board now speaks Swahili
+        board.call("language")  # S9+S10 held: the board now speaks Swahili
         _drawn(page, "sw")
         want = f"Mchezo {board.state()['game_id']}: dhidi ya kompyuta"
         wait_js(page, "w => document.querySelector('#game-line').innerText.startsWith(w)", want)

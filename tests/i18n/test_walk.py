@@ -78,7 +78,7 @@ def test_a_whole_game_on_the_terminal_screen_has_no_english(lang: str) -> None:
         opponent_factory=random_opponents(random.Random(3)), over_seconds=-1, resume=False,
         languages=("en", lang),
     )  # fmt: skip
-    board.run("language")  # S9+S10 held: the board now speaks `lang`
+    board.call("language")  # S9+S10 held: the board now speaks `lang`
     found: dict[str, list[str]] = {}
     screens: dict[str, str] = {}
 
@@ -89,7 +89,7 @@ def test_a_whole_game_on_the_terminal_screen_has_no_english(lang: str) -> None:
         if bad:
             found[key] = bad
 
-    board.new_game("ai", "S", 1, "step", {})
+    board.call("new_game", mode="ai", sides="S", level=1, pace="step", variant={})
     stages = _play(board, seen, clock=clock)
     board.close()
     assert "over/None" in stages and "sow/drop" in stages
@@ -139,7 +139,7 @@ def test_a_whole_game_on_the_page_in_each_language_has_no_english() -> None:
                     found.setdefault(lang, {})[key] = bad
 
         seen("blank")
-        board.new_game("ai", "S", 1, "step", {})
+        board.call("new_game", mode="ai", sides="S", level=1, pace="step", variant={})
         stages = _play(board, seen)
         assert "over/None" in stages
         for lang in OTHERS:  # the How-to-play panel, read to the end
@@ -166,7 +166,7 @@ def test_the_language_button_cycles_and_the_page_follows_the_board() -> None:
             page,
             "!!document.querySelector('#conn.up') && " + BUTTON_SAYS.format("English"),
         )
-        board.run("language")  # the board's own button: the page, never chosen, follows
+        board.call("language")  # the board's own button: the page, never chosen, follows
         wait_js(page, "document.documentElement.lang === 'sw'")
         assert page.text_content("#btn-lang") == "Kiswahili"
         page.click("#btn-lang")  # the visitor chooses: French, kept on this device
@@ -175,7 +175,7 @@ def test_the_language_button_cycles_and_the_page_follows_the_board() -> None:
             "document.documentElement.lang === 'fr' && " + BUTTON_SAYS.format("Français"),
         )
         assert page.evaluate("localStorage.getItem('kiothi-lang')") == "fr"
-        board.run("language")  # the board moves on; the visitor's choice stays
+        board.call("language")  # the board moves on; the visitor's choice stays
         page.wait_for_timeout(300)
         assert page.evaluate("document.documentElement.lang") == "fr"
         assert no_horizontal_scroll(page)[0] <= 390

@@ -44,7 +44,9 @@ def _cue_after_turn(page: Any, cue: str) -> str:
 def test_a_watcher_reads_the_state_not_the_players_line_in_german() -> None:
     with chromium() as browser, served() as (board, url):
         pages = {lang: _watcher(browser, url, lang) for lang in ("en", "de")}
-        board.new_game("ai", "S", 1, "step", {})  # South (the visitor) opens: "press …"
+        board.call(
+            "new_game", mode="ai", sides="S", level=1, pace="step", variant={}
+        )  # South (the visitor) opens: "press …"
         assert board.state()["to_player"] is True
         german = translation("de").gettext(WATCH_CUE)
         assert german != WATCH_CUE
