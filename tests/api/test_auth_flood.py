@@ -13,7 +13,6 @@ import json
 import logging
 import socket
 import threading
-import time
 from pathlib import Path
 
 import pytest
@@ -22,6 +21,7 @@ from kiothi_board.api.authlimit import AuthLimiter
 from kiothi_board.clock import FakeClock
 from kiothi_board.config import validate
 from tests.api.daemon_proc import DaemonProc
+from tests.conftest import poll_until
 
 PIN = "40718263"
 DAY = 86400.0
@@ -124,14 +124,12 @@ def test_staff_get_in_during_a_flood_of_wrong_pins(tmp_path: Path) -> None:
         for t in threads:
             t.start()
         try:
-            deadline = time.monotonic() + 60
-            while sent[0] < 2000 and time.monotonic() < deadline:
-                time.sleep(0.05)  # the flood is under way (polling a counter, not a guess)
+            poll_until(lambda: sent[0] >= 2000, "2000 wrong PINs sent", 60)
             assert sent[0] >= 2000
             results = []
-            for _ in range(30):
+            for _ in range(30):  # each staff sign-in amid 20 more of the flood's guesses
                 results.append(_staff(d.tcp_port))
-                time.sleep(0.1)
+                poll_until(lambda n=sent[0] + 20: sent[0] >= n, "the flood to go on", 60)
         finally:
             stop.set()
             for t in threads:

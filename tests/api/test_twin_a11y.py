@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import json
 import re
-import time
 from typing import Any
 
 from tests.api.twin_harness import PIN, Twin, no_horizontal_scroll, serve
 from tests.browser import WAIT_MS, chromium, wait_js
+from tests.conftest import poll_until
 
 LABEL = re.compile(r"^(?P<pit>[SN]\d+), (?P<n>\d+) seeds?(?:, (?P<rest>.*))?$")
 
@@ -37,13 +37,9 @@ def progress(twin: Twin) -> str:
 def settle(twin: Twin, page: Any, before: str | None) -> None:
     """Wait until the controller took the press (and the AI is not mid-thought), then until
     the page shows its line."""
-    deadline = time.monotonic() + WAIT_MS / 1000
-    while before is not None and progress(twin) == before:
-        assert time.monotonic() < deadline, "the press was never taken"
-        time.sleep(0.01)
-    while twin.ctl.state().get("thinking"):
-        assert time.monotonic() < deadline, "the AI never answered"
-        time.sleep(0.01)
+    if before is not None:
+        poll_until(lambda: progress(twin) != before, "the press to be taken", WAIT_MS / 1000)
+    poll_until(lambda: not twin.ctl.state().get("thinking"), "the AI's answer", WAIT_MS / 1000)
     twin.synced(page)
 
 
