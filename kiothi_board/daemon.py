@@ -133,9 +133,13 @@ class Daemon:
             device_clock=self.device_clock,
             resources=self._resources,
             sim=self.simulated,
+            quiet=True,
         )
         self.inputs = drivers.pit_input()
-        self.sink = drivers.pixel_sink()
+        try:
+            self.sink = drivers.pixel_sink()
+        finally:
+            drivers.say_fallbacks()  # a laptop: one line, "no board found"
         self.link = drivers.link
         self.simulated = self.simulated or bool(drivers.fell_back)
         self.store = drivers.store(self.state_dir)

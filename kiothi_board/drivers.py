@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     from kiothi_board.hardware.layout import RingLayout
     from kiothi_board.hardware.link import CoprocessorLink
 
-__all__ = ["Drivers", "fall_back", "require"]
+__all__ = ["NO_BOARD", "Drivers", "fall_back", "require"]
 
 log = logging.getLogger("kiothi_board.drivers")
 
@@ -59,16 +59,32 @@ def require(key: str, choice: str, what: str, open_driver: Callable[[], T]) -> T
 
 
 def fall_back(
-    key: str, what: str, open_driver: Callable[[], T], open_fake: Callable[[], T]
+    key: str,
+    what: str,
+    open_driver: Callable[[], T],
+    open_fake: Callable[[], T],
+    said: Callable[[str], None] | None = None,
 ) -> tuple[T, bool]:
-    """For `key = "auto"`: the real driver, else the fake with a warning; (driver, fell back)."""
+    """For `key = "auto"`: the real driver, else the fake with a warning; (driver, fell back).
+
+    The warning's line goes to the log, or to `said` (a caller that sums several up)."""
     try:
         return open_driver(), False
     except _MISSING as exc:
         message = f"{key} = 'auto': {what} not available ({exc}); using the simulator's fake"
-        log.warning("%s", message)
+        if said is None:
+            log.warning("%s", message)
+        else:
+            said(message)
         warnings.warn(message, DriverFallback, stacklevel=3)
         return open_fake(), True
+
+
+NO_BOARD = (
+    "no board found here (no pit inputs, no LED rings): running the simulator; "
+    "`kiothi-board doctor` says what a board needs"
+)
+"""The one line of a laptop run (`make run`): both `auto` drivers fell back."""
 
 
 def _make_parent(path: Path, key: str) -> None:
@@ -100,11 +116,13 @@ class Drivers:
         device_clock: Clock | None = None,
         leds: Mapping[str, Any] | None = None,
         root: Path = Path("/"),
+        quiet: bool = False,
     ) -> None:
         """`device_clock` times the co-processor link and its inputs (default `clock`; on
         fake time the daemon gives it the system clock: a wire's heartbeat is real time).
         `leds` replaces the `[leds]` table (the doctor's walk runs at the brightness cap);
-        `root` is where /sys is (spidev's bufsiz)."""
+        `root` is where /sys is (spidev's bufsiz); `quiet` keeps the fallbacks' lines
+        until `say_fallbacks` (the daemon says "no board found" once for both)."""
         self.config = config
         self.board = config.board
         self.leds = (
@@ -117,6 +135,8 @@ class Drivers:
         self.sim = sim
         self.link: CoprocessorLink | None = None
         self.fell_back: list[str] = []
+        self.quiet = quiet
+        self.fallbacks: list[str] = []  # the lines kept by `quiet`
 
     def _keep(self, driver: T) -> T:
         self.resources.append(driver)
@@ -151,12 +171,25 @@ class Drivers:
                 registry[real].what,
                 lambda: registry[real].open(self),
                 lambda: registry[fake].open(self),
+                self.fallbacks.append if self.quiet else None,
             )
             if fell:
                 self.fell_back.append(registry.key)
             return self._keep(driver)
         entry = registry[choice]
         return self._keep(require(registry.key, choice, entry.what, lambda: entry.open(self)))
+
+    def say_fallbacks(self) -> None:
+        """The kept fallback lines: one "no board found" when neither inputs nor LEDs were
+        found (their causes at debug level), else each on its own."""
+        if {"board.input", "leds.output"} <= set(self.fell_back):
+            log.warning("%s", NO_BOARD)
+            for line in self.fallbacks:
+                log.debug("%s", line)
+        else:
+            for line in self.fallbacks:
+                log.warning("%s", line)
+        self.fallbacks.clear()
 
     def pit_input(self) -> PitInput:
         """The pit input `board.input` names (`--sim`: the fake)."""
@@ -205,11 +238,12 @@ class Drivers:
             return self._keep(require("store.backend", backend, what, open_redis))
 
         def open_sqlite() -> GameStore:
+            from kiothi_board.controller.saved import saved_settings_problem
             from kiothi_board.store.sqlite import SqliteStore
 
             path = Path(cfg.path) if cfg.path else state_dir / "games.sqlite3"
             _make_parent(path, f"store.path = {cfg.path!r}" if cfg.path else "state dir")
-            sqlite = SqliteStore(path, clock=self.clock)
+            sqlite = SqliteStore(path, clock=self.clock, settings_check=saved_settings_problem)
             if sqlite.report is not None:
                 log.warning("%s", sqlite.report)
             return sqlite

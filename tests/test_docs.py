@@ -88,3 +88,24 @@ def test_every_doctor_line_names_the_config() -> None:
         for line in doc.read_text(encoding="utf-8").splitlines():
             if re.search(r"kiothi-board doctor(?! --help)\b", line):
                 assert "--config" in line, f"{doc.name}: {line.strip()}"
+
+
+def test_hardware_readme_names_the_config_keys_not_the_python_parameters() -> None:
+    """Issue 31 item 16: the wiring prose named `debounce`, `hold_time`, `stuck_time` (the
+    driver's parameters) where a builder sets `board.debounce_ms`, `board.hold_s`, …"""
+    import inspect
+
+    from kiothi_board.hardware.gpio import GpioPitInput
+
+    text = (ROOT / "hardware" / "README.md").read_text(encoding="utf-8")
+    prose = re.sub(r"^```.*?^```", "", text, flags=re.M | re.S)  # code blocks are Python
+    params = set(inspect.signature(GpioPitInput.__init__).parameters) - {"self", "clock"}
+    named = {m.split("=")[0].strip() for m in re.findall(r"`([a-z_]+\s*=?[^`]*)`", prose)}
+    assert not named & params, f"hardware/README.md names parameters {sorted(named & params)}"
+    found = re.findall(r"`board\.(\w+)`[^`]*?default (\d+(?:\.\d+)?) (?:ms|s)\b", prose)
+    keys = dict(found)
+    assert {"debounce_ms", "hold_s", "stuck_s"} <= set(keys), keys
+    for key in re.findall(r"`board\.(\w+)", prose):
+        assert key in SCHEMA["board"], f"hardware/README.md names board.{key}: no such key"
+    for key, shown in keys.items():
+        assert float(shown) == float(SCHEMA["board"][key].default), f"board.{key}: {shown}"

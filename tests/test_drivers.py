@@ -170,3 +170,27 @@ def test_sim_checks_the_leds_layout_too(tmp_path: Path, leds: dict[str, Any], me
         '[leds]\noutput = "neopixel"\nchain = [0, 0, 2]\n[api]\ntcp_port = -1\nweb_port = -1\n'
     )
     assert "leds.chain must list each pit" in refused_at_start(config, tmp_path / "state")
+
+
+@pytest.mark.usefixtures("no_hardware")
+def test_a_laptop_run_says_no_board_found_once(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Issue 31 item 18: `make run` on a laptop printed two WARNING lines, each with
+    gpiozero's "Unable to load any default pin factory!"; now one plain line."""
+    from kiothi_board.drivers import NO_BOARD
+
+    with caplog.at_level(logging.INFO), pytest.warns(DriverFallback):
+        daemon = Daemon(validate({}), state_dir=str(tmp_path), api=False, clock=FakeClock())
+    daemon.close()
+    warned = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+    assert warned == [NO_BOARD], warned
+    assert "pin factory" not in caplog.text and daemon.simulated
+
+
+@pytest.mark.usefixtures("no_hardware")
+def test_no_gpio_is_said_with_its_fix() -> None:
+    with pytest.raises(DriverUnavailableError) as got:
+        drivers({"board": {"input": "gpio"}}).pit_input()
+    assert "pin factory" not in str(got.value), got.value
+    assert "not a Raspberry Pi" in str(got.value) and "pip install lgpio" in str(got.value)

@@ -62,6 +62,7 @@ class BoardView:
     stats: dict[str, Any] = field(default_factory=dict)
     events: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=20))
     seen: float = 0.0
+    known: float = 0.0
     changes: int = 0
 
     def alerts(self, now: float, silent_after: float) -> list[str]:
@@ -69,7 +70,7 @@ class BoardView:
         out: list[str] = []
         if self.status == "offline":
             out.append("offline")
-        elif self.status == "online" and self.seen and now - self.seen > silent_after:
+        elif self.status == "online" and now - (self.seen or self.known) > silent_after:
             out.append("silent")
         exhibit = self.health.get("exhibit")
         exhibit = exhibit if isinstance(exhibit, dict) else {}
@@ -231,11 +232,11 @@ class FleetHub:
     def _on_message(self, client: Any, userdata: Any, message: Any) -> None:
         """One message (paho's network thread): nothing in it may end that thread."""
         try:
-            self._message(message.topic, message.payload)
+            self._message(message.topic, message.payload, getattr(message, "retain", False))
         except Exception:  # a bug must not freeze every tile: count it, log now and then
             self._drop("error", "fleet: a message from the broker failed", exc_info=True)
 
-    def _message(self, topic_name: str, payload: bytes) -> None:
+    def _message(self, topic_name: str, payload: bytes, stored: bool = False) -> None:
         rest = topic_name[len(self.prefix) + 1 :].split("/", 1)
         if not topic_name.startswith(self.prefix + "/") or len(rest) != 2:
             self.ignored += 1
@@ -247,7 +248,7 @@ class FleetHub:
         if topic == "status" and not payload:
             self.forget(board, online_too=True)  # its retained status cleared: retired
             return
-        update = self._fold(board, topic, payload)
+        update = self._fold(board, topic, payload, stored)
         if update is not None:
             self.messages += 1
             self.listeners.emit(update)
@@ -259,8 +260,14 @@ class FleetHub:
             self._next_log = now + _LOG_EVERY
             log.warning("%s (dropped so far: %s)", message, self.dropped, exc_info=exc_info)
 
-    def _fold(self, board: str, topic: str, payload: bytes) -> dict[str, Any] | None:
-        """Fold one message into the board's view; the update to push, or None."""
+    def _fold(
+        self, board: str, topic: str, payload: bytes, stored: bool = False
+    ) -> dict[str, Any] | None:
+        """Fold one message into the board's view; the update to push, or None.
+
+        `seen` is when the board itself last spoke: not the broker's last will (`offline`
+        after the board vanished) nor a copy the broker kept (`stored`, a retained message
+        replayed at our subscription, of unknown age)."""
         if topic == "events" and len(payload) > EVENT_BYTES:
             self._drop("too_large", f"fleet: dropped {board}/events: {len(payload)} bytes")
             return None
@@ -284,12 +291,13 @@ class FleetHub:
                 if not payload or len(self._boards) >= self._max_boards:  # cleared: forgotten
                     self.ignored += 1
                     return None
-                view = self._boards[board] = BoardView(board)
+                view = self._boards[board] = BoardView(board, known=now)
             if topic == "events":
                 view.events.append(value)
             else:
                 setattr(view, topic, value)
-            view.seen = now
+            if not stored and not (topic == "status" and value == "offline"):
+                view.seen = now
             view.changes += 1
             return {"type": "board", "board": view.to_json(now, self.silent_after)}
 

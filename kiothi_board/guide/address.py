@@ -18,7 +18,7 @@ TO_PLAYER = frozenset(
         # guide/instructions.py
         "No game: hold any pit for a second to start a new game.",
         "Board check: every ring shows the count its pit should hold; press a pit that "
-        "differs to mark it, then leave the check.",
+        "differs to mark it, then press S1+S10 together to leave the check.",
         "Game over: the game was abandoned, with no winner and no draw (R13). Hold any pit "
         "for a new game.",
         "{how}. {score} Hold any pit for a new game.",

@@ -86,7 +86,7 @@ def instruction(s: Situation) -> Msg:
         return _with(
             tr(
                 "Board check: every ring shows the count its pit should hold; press a pit "
-                "that differs to mark it, then leave the check."
+                "that differs to mark it, then press S1+S10 together to leave the check."
             ),
             marked,
         )
@@ -208,7 +208,8 @@ def _steps(view: StepsView, s: Situation) -> Msg:
         return tr("{side} plays {pit}: lift {seeds} from it.", side=who, pit=pit, seeds=_all(count))
     if step.kind == "relay":
         return tr(
-            "Relay: the last seed fell in a full pit — lift {seeds} from {pit} and sow on.",
+            "Relay: the last seed fell in a pit that had seeds — lift {seeds} from {pit} and "
+            "sow on.",
             seeds=_all(count),
             pit=pit,
         )

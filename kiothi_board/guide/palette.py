@@ -46,7 +46,7 @@ class Cue(IntEnum):
     LIFT = 2  # lift this pit now
     DROP = 3  # drop the next seed here
     SOON = 4  # one of the two drops after the next
-    RELAY = 5  # the lap ended on a full pit: lift it again (R5)
+    RELAY = 5  # the lap ended on a pit that had seeds: lift it again (R5)
     LANDING = 6  # the move ends here (R5)
     CAPTURE = 7  # take these seeds away (R8, R9)
     SAVED = 8  # a capture rule reached this pit but it is unsown (R7)

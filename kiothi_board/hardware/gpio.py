@@ -23,7 +23,7 @@ from kiothi_board.hardware.edges import QueuedPitInput
 from kiothi_board.hardware.frames import PITS
 from kiothi_board.hardware.pinmap import load_map
 
-__all__ = ["DEFAULT_CONTROL_PINS", "DEFAULT_PIT_PINS", "GpioPitInput"]
+__all__ = ["DEFAULT_CONTROL_PINS", "DEFAULT_PIT_PINS", "NO_GPIO", "GpioPitInput", "no_gpio_words"]
 
 log = logging.getLogger(__name__)
 
@@ -38,6 +38,20 @@ GPIO18 for the PWM option and GPIO14/15 for the UART."""
 
 DEFAULT_CONTROL_PINS: tuple[int, ...] = _DIRECT.controls
 """Control buttons of the direct map (none: the header has no pin left for them)."""
+
+
+NO_GPIO = (
+    "no GPIO here: not a Raspberry Pi, or gpiozero has no pin library "
+    "(on a Pi: sudo scripts/install.sh, or pip install lgpio)"
+)
+"""What gpiozero's "Unable to load any default pin factory!" means, and its fix."""
+
+
+def no_gpio_words(exc: BaseException) -> str:
+    """An error opening a pin, in words: gpiozero's BadPinFactory gets its cause and fix."""
+    if any(t.__name__ == "BadPinFactory" for t in type(exc).__mro__):
+        return NO_GPIO
+    return str(exc)
 
 
 class GpioPitInput(QueuedPitInput):
@@ -115,7 +129,7 @@ class GpioPitInput(QueuedPitInput):
             what = f"pin {pin!r} (slot {slot})"
             if isinstance(exc, ValueError):
                 raise ConfigError(f"cannot use {what}: {exc}") from exc
-            raise LinkError(f"cannot open GPIO {what}: {exc}") from exc
+            raise LinkError(f"cannot open GPIO {what}: {no_gpio_words(exc)}") from exc
 
     def _callback(self, slot: int, level: bool) -> Callable[[], None]:
         def on_edge() -> None:

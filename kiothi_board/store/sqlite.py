@@ -3,17 +3,18 @@
 Durability: WAL journal with `synchronous=FULL`, so each commit is fsynced to the WAL
 before the call returns and survives a kill or a power cut; every call is its own
 transaction, and `commit(writes)` makes one transaction of a board step's writes. Pages
-are PAGE_SIZE bytes. Thread-safe: one connection shared under a lock. The schema and the
-checks of a file before it is used are in `sqlite_files`; reading damaged data in `sqlite_rescue`.
+are PAGE_SIZE bytes. Thread-safe: one connection shared under a lock. Opening a file (its
+checks, moving a bad one aside, salvage, quarantine) is `sqlite_open`'s job; the schema and
+the checks are in `sqlite_files`, reading damaged rows in `sqlite_rescue`, salvage in
+`sqlite_salvage` (with `sqlite_pages`, which reads every page as SQLite's `.recover` does).
 
-A file that is not SQLite, is damaged, or holds another schema is never overwritten: it is
-moved aside to `<name>.corrupt-<UTC timestamp>` (with its `-wal`/`-shm` companions), a
-fresh store is created in its place, and every game that can still be read from a damaged
-store of ours is copied into it (`sqlite_rescue.salvage`); `store.report` says what was
-lost and where the file went. A game whose rows cannot be read (a flipped byte in a value,
-which `quick_check` does not see) is quarantined: kept in the file, left out of every read,
-named in `store.quarantined` and `health()`. A settings row that cannot be read counts as
-no settings (the config's), with one warning.
+A file that is not SQLite, is damaged, or holds an older or garbled schema is never
+overwritten: it is moved aside to `<name>.corrupt-<UTC timestamp>` (with its `-wal`/`-shm`
+companions), a fresh store is created in its place, and every game that can still be read
+from it is copied into it; `store.report` says what was lost and where the file went. A
+store of a newer schema is refused (StoreError). A game whose rows cannot be read is
+quarantined: kept in the file, left out of every read, named in `health()`. A settings row
+that cannot be read, or that `settings_check` refuses, counts as none (the config's).
 
 Schema (version 1; `PRAGMA application_id` marks the file as ours):
 
@@ -43,18 +44,13 @@ from kiothi_board.store.base import Writes
 from kiothi_board.store.common import check_counts, dump, load, result_of
 from kiothi_board.store.sqlite_files import (
     APPLICATION_ID,
-    COUNTS,
     PAGE_SIZE,
-    SCHEMA,
     SCHEMA_VERSION,
     CorruptStoreReport,
-    configure,
     health_report,
-    move_aside,
-    problem,
-    shrink_pages,
 )
-from kiothi_board.store.sqlite_rescue import read_settings, salvage, scan_games
+from kiothi_board.store.sqlite_open import open_file
+from kiothi_board.store.sqlite_rescue import read_settings
 
 __all__ = [
     "APPLICATION_ID",
@@ -69,9 +65,6 @@ log = logging.getLogger(__name__)
 CLOCK_STEP = 5.0
 """Seconds between the wall clock and a game's monotonic end that count as a clock step."""
 
-_QUARANTINE = (
-    "CREATE TEMP TABLE IF NOT EXISTS quarantine (game_id INTEGER PRIMARY KEY, reason TEXT)"
-)
 _KEPT = "id NOT IN (SELECT game_id FROM temp.quarantine)"
 """Reads leave quarantined games out: SQLite raises on their values when they are fetched."""
 
@@ -81,11 +74,19 @@ T = TypeVar("T")
 class SqliteStore:
     """A `GameStore` in one SQLite file (see the module docstring)."""
 
-    def __init__(self, path: str | os.PathLike[str], *, clock: Clock | None = None):
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        *,
+        clock: Clock | None = None,
+        settings_check: Callable[[dict[str, Any]], str | None] | None = None,
+    ):
         """Open (or create) the store at `path`; an unusable file is moved aside (`.report`).
 
-        `clock.wall()` stamps games and moved-aside files (default: the system clock).
+        `clock.wall()` stamps games and moved-aside files (default: the system clock);
+        `settings_check` says why saved settings cannot be used (then they count as none).
         """
+        self._settings_check = settings_check
         self.path = Path(path)
         self._wall_clock = (clock or SystemClock()).wall
         self._mono = (clock or SystemClock()).now
@@ -93,80 +94,18 @@ class SqliteStore:
         self.clock_steps = 0
         self.last_clock_step: float | None = None
         self._lock = threading.RLock()
-        self.report: CorruptStoreReport | None = None
-        self.quarantined: dict[int, str] = {}
         self.settings_problem: str | None = None
         self.write_failure: str | None = None
-        self._salvage_from: Path | None = None
         try:
-            self._conn: sqlite3.Connection | None = self._open()
+            opened = open_file(self.path, self._wall_clock())
         except StoreError:
             raise
-        except sqlite3.Error as exc:
+        except (sqlite3.Error, OSError) as exc:
             raise StoreError(f"cannot open game store {str(self.path)!r}: {exc}") from exc
-        except OSError as exc:
-            raise StoreError(f"cannot open game store {str(self.path)!r}: {exc}") from exc
-        self._write(lambda c: c.execute(COUNTS))
-        self._rescue()
-
-    def _rescue(self) -> None:
-        """Quarantine unreadable games, or fill the fresh store from the damaged file."""
-        conn = self._connection()
-        conn.execute(_QUARANTINE)
-        if self._salvage_from is not None and self.report is not None:
-            rescued = salvage(self._salvage_from, conn)
-            self.report = CorruptStoreReport(
-                self.report.path, self.report.moved_to, self.report.reason, rescued
-            )
-            log.warning(
-                "game store %s: salvaged from %s: %s", self.path, self.report.moved_to, rescued
-            )
-        conn.executemany(
-            "INSERT INTO temp.quarantine (game_id, reason) VALUES (?, ?)",
-            sorted(self.quarantined.items()),
-        )
-        for game_id, reason in sorted(self.quarantined.items()):
-            log.warning("game store %s: game %d quarantined: %s", self.path, game_id, reason)
-
-    # -- opening ----------------------------------------------------------------------------
-
-    def _connect(self) -> sqlite3.Connection:
-        return sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-
-    def _open(self) -> sqlite3.Connection:
-        if self.path.is_dir():
-            raise StoreError(f"game store {str(self.path)!r} is a directory")
-        if self.path.exists() and self.path.stat().st_size > 0:
-            conn = self._connect()
-            try:
-                bad = problem(conn)
-                if bad is None:
-                    self.quarantined = scan_games(conn)
-            except sqlite3.OperationalError:
-                # Cannot open/lock/read (permissions, I/O, busy): not proof of corruption, so
-                # the file is left where it is and the error reaches the daemon.
-                conn.close()
-                raise
-            except sqlite3.DatabaseError as exc:
-                bad = f"not a readable SQLite database: {exc}"
-            if bad is None:
-                shrink_pages(conn, self.path)
-                configure(conn)
-                return conn
-            conn.close()
-            self.report = move_aside(self.path, bad, self._wall_clock())
-            if not bad.startswith(("not a kiothi-board store", "unknown schema version")):
-                self._salvage_from = Path(self.report.moved_to) if self.report else None
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        conn = self._connect()
-        try:
-            conn.execute(f"PRAGMA page_size = {PAGE_SIZE}")  # before the first page is written
-            configure(conn)
-            conn.executescript(f"BEGIN IMMEDIATE; {SCHEMA} COMMIT;")
-        except BaseException:
-            conn.close()
-            raise
-        return conn
+        self._conn: sqlite3.Connection | None = opened.conn
+        self.report: CorruptStoreReport | None = opened.report
+        self.quarantined: dict[int, str] = opened.quarantined
+        self.history = opened.history  # an empty store with an earlier one beside it
 
     def health(self) -> dict[str, Any]:
         """The store's part of `health`: degraded while games are quarantined, after a
@@ -177,6 +116,7 @@ class SqliteStore:
             self.settings_problem,
             self.write_failure,
             self.clock_steps,
+            self.history,
         )
 
     # -- plumbing ---------------------------------------------------------------------------
@@ -224,6 +164,9 @@ class SqliteStore:
     def load_settings(self) -> dict[str, Any]:
         """The saved settings (empty when none were saved)."""
         settings, why = self._read(read_settings)
+        if why is None and settings and self._settings_check is not None:
+            why = self._settings_check(settings)
+            settings = {} if why is not None else settings
         if why is not None and why != self.settings_problem:
             log.warning("game store %s: %s; using the config's settings", self.path, why)
         self.settings_problem = why

@@ -14,7 +14,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from kiothi_board.store.sqlite_rescue import Salvage
+from kiothi_board.errors import StoreError
+from kiothi_board.store.sqlite_salvage import Salvage
 
 __all__ = [
     "APPLICATION_ID",
@@ -22,6 +23,7 @@ __all__ = [
     "PAGE_SIZE",
     "SCHEMA",
     "SCHEMA_VERSION",
+    "TABLES",
     "CorruptStoreReport",
     "configure",
     "health_report",
@@ -60,6 +62,9 @@ CREATE TABLE events (
     PRIMARY KEY (game_id, seq)
 ) WITHOUT ROWID;
 """
+
+TABLES = ("schema_version", "settings", "games", "events")
+"""The tables every store of version 1 has (`counts` is added on opening when missing)."""
 
 COUNTS = """
 CREATE TABLE IF NOT EXISTS counts (
@@ -114,20 +119,37 @@ def shrink_pages(conn: sqlite3.Connection, path: Path) -> None:
     conn.execute("VACUUM")
 
 
-def problem(conn: sqlite3.Connection) -> str | None:
-    """Why an existing file is not a usable store of ours (None: it is)."""
+def problem(conn: sqlite3.Connection, path: Path) -> str | None:
+    """Why an existing file is not a usable store of ours (None: it is). A store of a newer
+    schema is refused (StoreError): it is not damaged, this build is too old for it."""
     check = conn.execute("PRAGMA quick_check").fetchall()
     if check != [("ok",)]:
-        return f"integrity check failed: {'; '.join(str(r[0]) for r in check[:3])}"
+        said = "; ".join(str(r[0]).replace("\n", "; ") for r in check[:3])
+        return f"integrity check failed: {said}"
     app_id = conn.execute("PRAGMA application_id").fetchone()[0]
     tables = sorted(
         r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
     )
-    if app_id != APPLICATION_ID:
+    missing = [t for t in TABLES if t not in tables]
+    if app_id != APPLICATION_ID and missing:
         return f"not a kiothi-board store (application_id {app_id}, tables {tables})"
-    if "schema_version" not in tables:
-        return f"no schema_version table (tables {tables})"
+    if app_id != APPLICATION_ID:  # our tables: a flipped byte in the header, not another file
+        return f"application_id {app_id} is not ours, but the tables are (tables {tables})"
+    if missing:
+        return f"no {', '.join(missing)} table (tables {tables})"
+    # quick_check does not compare an index with its table: a flipped byte in games_status
+    # would fail the first write. The games table is small; its full check is cheap.
+    check = conn.execute("PRAGMA integrity_check(games)").fetchall()
+    if check != [("ok",)]:
+        said = "; ".join(str(r[0]).replace("\n", "; ") for r in check[:3])
+        return f"integrity check of the games failed: {said}"
     versions = [r[0] for r in conn.execute("SELECT version FROM schema_version")]
+    if len(versions) == 1 and isinstance(versions[0], int) and versions[0] > SCHEMA_VERSION:
+        raise StoreError(
+            f"game store {str(path)!r} has schema version {versions[0]}, newer than this "
+            f"build reads ({SCHEMA_VERSION}): install the kiothi-board release that wrote "
+            "it, or move the file aside to start an empty store"
+        )
     if versions != [SCHEMA_VERSION]:
         return f"unknown schema version {versions} (this build reads {SCHEMA_VERSION})"
     return None
@@ -161,10 +183,12 @@ def health_report(
     settings_problem: str | None,
     write_failure: str | None,
     clock_steps: int,
+    history: str | None = None,
 ) -> dict[str, Any]:
     """The store's part of `health`: degraded while games are quarantined, after a
-    salvage, or with unreadable settings (what staff must be told)."""
-    problems = [
+    salvage, with unreadable settings, or when an empty store has history beside it."""
+    problems = [] if history is None else [history]
+    problems += [
         f"game {gid} cannot be read and is quarantined: {why}"
         for gid, why in sorted(quarantined.items())
     ]

@@ -215,6 +215,11 @@ class Doctor:
         board = self.config["board"]
         if board["input"] == "sim":
             return Check("pits", "skip", "board.input = sim")
+        if board["input"] == "auto" and self.model is None and self.pin_factory is None:
+            # As the gpio check: no pins to press here, and the daemon runs the simulator.
+            return Check(
+                "pits", "skip", "not a Raspberry Pi: board.input = 'auto' runs the simulator"
+            )
         try:
             if board["input"] == "coprocessor":
                 if self.link is None or not self.link.is_up:

@@ -15,6 +15,7 @@ from typing import Any
 
 from kiothi_board.errors import ConfigError, LinkError
 from kiothi_board.hardware import cobs_frames as cf
+from kiothi_board.hardware.gpio import no_gpio_words
 from kiothi_board.hardware.link import CoprocessorLink, LinkMessage
 
 __all__ = ["GpioLevels", "LinkLevels", "RawInputs"]
@@ -97,7 +98,8 @@ class GpioLevels(RawInputs):
             self.close()
             if isinstance(exc, ValueError):
                 raise ConfigError(f"cannot use pin {pin!r} (slot {slot}): {exc}") from exc
-            raise LinkError(f"cannot open GPIO pin {pin!r} (slot {slot}): {exc}") from exc
+            why = no_gpio_words(exc)
+            raise LinkError(f"cannot open GPIO pin {pin!r} (slot {slot}): {why}") from exc
 
     def _edge(self, slot: int, active: bool) -> Callable[[], None]:
         return lambda: self._set(slot, active)

@@ -260,6 +260,8 @@ def store(config: Config, root: Path, state_dir: str | None = None) -> Check:
         settings = read_settings(db)[1] if rows == ["ok"] else None
     except sqlite3.Error as exc:
         return Check("store", "fail", f"{where}: {exc}")
+    except ValueError as exc:  # a bad byte in the schema: Python cannot decode SQLite's words
+        return Check("store", "fail", f"{where}: damaged, cannot be read ({exc})")
     finally:
         db.close()
     if rows != ["ok"]:

@@ -144,6 +144,8 @@ class Updater:
         port = self.device or self._find_board(base)
         wanted = firmware_setting(self.source, "FIRMWARE_VERSION")
         self._to_repl(port)
+        for local, remote in self.files:  # said once the Pico is found, never before
+            self.say(f"{local} -> {remote}")
         command = self.command(port)
         done = self.run(command)
         if done.returncode != 0:
@@ -233,9 +235,9 @@ def install(
 ) -> list[str]:
     """Copy the firmware (see `Updater`); with `dry_run`, only list what would be done."""
     updater = Updater(source, say=say, **options)  # type: ignore[arg-type]
-    for local, remote in updater.files:
-        say(f"{local} -> {remote}")
     if dry_run:
+        for local, remote in updater.files:
+            say(f"{local} -> {remote}")
         say("would run: " + " ".join(updater.command(updater.device or "auto")))
         return updater.command(updater.device or "auto")
     return updater.install()

@@ -180,3 +180,43 @@ def test_a_watchers_page_never_says_you() -> None:
         for label in labels(watcher).values():
             assert "yours" not in label and "you may" not in label, label
         assert watcher.inner_text("#label-bottom") == "South's row"
+
+
+def test_the_first_tab_into_the_board_lands_on_the_pit_the_guide_asks_for() -> None:
+    """Issue 31 item 10: the first Tab landed on S1 whatever the guide asked for."""
+    with chromium() as browser, serve(browser) as twin:
+        ctl = twin.ctl
+        page = twin.page({"width": 1280, "height": 800})
+        ctl.new_game("ai", "S", 3, "step", {})
+        ctl.press(0, hold=True)  # South passes; the AI lifts, and South's hand places its seeds
+        deadline = time.monotonic() + WAIT_MS / 1000
+        while not ctl.state().get("expect"):
+            assert time.monotonic() < deadline, "the guide never asked for a pit"
+            time.sleep(0.01)
+        settle(twin, page, None)
+        want = ctl.state()["expect"]
+        assert want != "S1", "the check needs a pit other than the roving default"
+        for _ in range(12):  # Tab from the top of the page
+            page.keyboard.press("Tab")
+            if focused(page):
+                break
+        assert focused(page) == want, f"the first Tab landed on {focused(page)}, not {want}"
+
+
+def test_with_no_game_the_numbers_say_what_the_rings_show() -> None:
+    """Issue 31 item 18: with no game (as after an agreement, once the result was shown) the
+    rings glow the start layout but the pits' numbers read 0."""
+    start = [0, 0, 0, 0, 0, 6, 6, 6, 6, 6] * 2
+    with chromium() as browser, serve(browser) as twin:
+        page = twin.page({"width": 1280, "height": 800})
+        assert twin.ctl.state()["stage"] == "none"
+        wait_js(page, "window.kiothiTwin.shown()[5] !== window.kiothiTwin.shown()[0]")
+        shown = page.evaluate("window.kiothiTwin.shown()")
+        lit = [sum(h[k : k + 6] != "000000" for k in range(0, len(h), 6)) for h in shown]
+        assert [n > 0 for n in lit] == [n > 0 for n in start], lit  # the rings: the start
+        counts = page.evaluate(
+            "[...document.querySelectorAll('#board .pit')].map(p => p.dataset.pit + '='"
+            " + p.querySelector('.count').textContent)"
+        )
+        names = [f"S{k}" for k in range(1, 11)] + [f"N{k}" for k in range(1, 11)]
+        assert sorted(counts) == sorted(f"{p}={n}" for p, n in zip(names, start, strict=True))

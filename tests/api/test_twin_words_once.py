@@ -10,8 +10,22 @@ from typing import Any
 
 import pytest
 
+from kiothi_board.api import start_api
+from kiothi_board.board import Board
+from kiothi_board.clock import SystemClock
+from kiothi_board.hardware.fakes import FakePixelSink
+from kiothi_board.store.memory import MemoryStore
 from tests.api.helpers import ARTIFACTS
-from tests.api.twin_harness import PHONE, Twin, opening_and_turn, relay_pit, serve
+from tests.api.twin_harness import (
+    PHONE,
+    PIN,
+    TOKEN,
+    LiftingOpponent,
+    Twin,
+    opening_and_turn,
+    relay_pit,
+    serve,
+)
 from tests.browser import chromium, wait_js
 
 CUE = "document.querySelector('#cue')"
@@ -63,6 +77,41 @@ def test_the_game_over_veil_says_the_lines_own_words(twin: Twin) -> None:
     assert not eye.startswith("Game over"), eye
     assert heard.endswith(" " + veil[2]), (heard, veil)
     assert veil[2] == "Hold any pit for a new game."
+
+
+def test_an_agreement_is_not_game_over_twice(twin: Twin) -> None:
+    """Issue 31 item 18: "Game over" above "Game over by agreement: …" (no colon after the
+    heading's words, so the page showed both)."""
+    twin.ctl.new_game("two", "SN", 3, "step", {"V2": True})
+    twin.ctl.run("end")
+    page = twin.phone
+    twin.synced(page)
+    heading, eye, heard = _seen(page)
+    assert heading == "Game over" and heard.startswith("Game over by agreement: "), heard
+    assert eye.startswith("by agreement: each player took"), eye  # drawn "By" (CSS)
+
+
+def test_a_line_that_only_says_the_turn_is_left_to_the_ear(twin: Twin) -> None:
+    """Issue 31 item 18: "South (AI) to move." under "South to open · AI" (an AI's turn
+    before it starts thinking: a demo's first moment; here no ticker ever moves it on)."""
+    board = Board(
+        sink=FakePixelSink(leds_per_ring=16, keep=5), clock=SystemClock(), store=MemoryStore(),
+        opponent_factory=lambda level: LiftingOpponent(), over_seconds=-1, resume=False,
+    )  # fmt: skip
+    cfg = {"tcp_port": None, "web_port": 0, "sim": True, "token": TOKEN, "staff_pin": PIN}
+    try:
+        with start_api(board, cfg) as server:  # the module's Chromium: one per thread
+            board.new_game("demo", "", 1, "step", {})
+            assert board.controller.instruction() == "South (AI) to move."
+            page = twin.browser.new_page(viewport=PHONE)
+            page.goto(f"http://127.0.0.1:{server.web_port}/")
+            wait_js(page, f"{CUE}.textContent === 'South (AI) to move.'")
+            heading, eye, heard = _seen(page)
+            page.close()
+    finally:
+        board.close()
+    assert heading == "South to open · AI" and heard == "South (AI) to move.", heading
+    assert eye == "", f"the eye reads {eye!r} under {heading!r}"
 
 
 COVERED = """() => { const box = document.querySelector('#toast');

@@ -45,10 +45,12 @@ def test_dry_run_lists_the_four_files_main_last(capsys: Any) -> None:
 @pytest.mark.parametrize("listing", ["", UART])
 def test_no_board_attached_is_a_clear_error(listing: str) -> None:
     fake = FakeMpremote(listing)
+    said: list[str] = []
     with pytest.raises(FirmwareError, match="no MicroPython board found on USB"):
         install(SOURCE, runner=fake, mpremote=MPREMOTE, service_running=lambda: False,
-                say=lambda _: None)  # fmt: skip
+                say=said.append)  # fmt: skip
     assert len(fake.calls) == 1  # nothing was copied
+    assert said == [], "the Pico is looked for before any copy is announced"  # issue 31.17
 
 
 def test_a_named_port_that_is_not_there_says_so(tmp_path: Path) -> None:
@@ -93,4 +95,6 @@ def test_cli_without_mpremote_or_board(monkeypatch: pytest.MonkeyPatch, capsys: 
     monkeypatch.setattr(firmware, "mpremote_command", lambda: ["mpremote"])
     monkeypatch.setattr(firmware, "_run", FakeMpremote(listing=""))
     assert cli_main(["firmware", "install"]) == 1
-    assert "no MicroPython board found on USB" in capsys.readouterr().err
+    got = capsys.readouterr()
+    assert "no MicroPython board found on USB" in got.err
+    assert " -> " not in got.out, got.out  # no copy line before the Pico is found

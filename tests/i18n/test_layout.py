@@ -1,6 +1,7 @@
 """The page holds in every language: in German (the longest) at 320, 390 and 1280 px no
 horizontal scroll and no text cut off, through a game's stages; a screenshot of each
-language at 320 px into artifacts/languages/."""
+language at 320 px into artifacts/languages/. The operator page (its games table and
+statistics too) holds in every language at every width."""
 
 from __future__ import annotations
 
@@ -8,11 +9,13 @@ from typing import Any
 
 import pytest
 
+from kiothi_board.api.doors import exhibition_doors
 from kiothi_board.board import Board
 from tests.api.helpers import ARTIFACTS
-from tests.api.twin_harness import no_horizontal_scroll
-from tests.browser import chromium, wait_js
+from tests.api.twin_harness import PIN, no_horizontal_scroll
+from tests.browser import WAIT_MS, chromium, wait_js
 from tests.i18n.serving import LANGS, served
+from tests.i18n.test_staff_pages import StubExhibit
 from tests.i18n.test_walk import _open, _page_text
 
 SHOTS = ARTIFACTS / "languages"
@@ -93,3 +96,48 @@ def test_the_check_sees_a_cut_off_text(width: int) -> None:
             " el.style.overflow = 'hidden'; el.style.whiteSpace = 'nowrap';"
         )
         assert any("turn" in x for x in page.evaluate(CUT_OFF_JS))
+
+
+# The operator page: the form, the games table with every ending, the statistics (a stub
+# exhibit's two days of figures) in every language at every width (issue 31 item 4).
+OPERATOR_READY = (
+    "l => document.documentElement.lang === l && document.body.dataset.statsLang === l"
+    " && document.querySelector('#stats-results').children.length === 6"
+    " && document.querySelectorAll('#games tr').length === 4"
+)
+
+
+def _ended_games(board: Board) -> None:
+    """Games ended every way the players can (R13), and one in progress."""
+    for end in ("resign", "end", "abandon"):
+        board.new_game("ai", "S", 2, "step", {})
+        board.run(end, "S") if end == "resign" else board.run(end)
+    board.new_game("ai", "S", 2, "step", {})
+
+
+def _operator_page(browser: Any, url: str, lang: str, width: int) -> Any:
+    page = browser.new_page(viewport={"width": width, "height": 900})
+    page.set_default_timeout(WAIT_MS)
+    page.errors = []
+    page.on("pageerror", lambda e: page.errors.append(str(e)))
+    page.add_init_script(f"localStorage.setItem('kiothi-lang', '{lang}')")
+    assert page.request.post(url + "session", data={"pin": PIN}).status == 200
+    page.goto(url + "operator")
+    wait_js(page, OPERATOR_READY, lang)
+    return page
+
+
+def test_the_operator_page_fits_in_every_language_at_320_390_1280() -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    with chromium() as browser, served(exhibition_doors(StubExhibit(), None)) as (board, url):
+        _ended_games(board)
+        problems: list[str] = []
+        for lang in LANGS:
+            for w in WIDTHS:
+                page = _operator_page(browser, url, lang, w)
+                problems += _check(page, f"operator {lang} {w}px")
+                if w in (320, 1280):
+                    page.screenshot(path=str(SHOTS / f"operator-{lang}-{w}.png"), full_page=True)
+                assert page.errors == []
+                page.close()
+        assert problems == []

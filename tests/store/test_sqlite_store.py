@@ -140,17 +140,45 @@ def test_foreign_sqlite_file_is_moved_aside(tmp_path: Path) -> None:
         assert "photos" in str(store.report)
 
 
-def test_unknown_schema_version_is_moved_aside(tmp_path: Path) -> None:
-    path = tmp_path / "games.db"
-    SqliteStore(path).close()
+def _with_version(path: Path, version: object) -> bytes:
+    with SqliteStore(path) as store:
+        store.save_settings({"operator": {"level": 4}})
+        for i in range(3):
+            store.finish_game(store.begin_game({"mode": "two"}), {"i": i})
     conn = sqlite3.connect(path)
-    conn.execute("UPDATE schema_version SET version = 2")
+    conn.execute("UPDATE schema_version SET version = ?", (version,))
     conn.commit()
     conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     conn.close()
-    original = path.read_bytes()
+    return path.read_bytes()
+
+
+def test_a_newer_schema_version_is_refused_in_one_line(tmp_path: Path) -> None:
+    """Issue 30 item 3: the old code moved a newer store aside and began an empty one."""
+    path = tmp_path / "games.db"
+    original = _with_version(path, 7)
+    with pytest.raises(StoreError) as info:
+        SqliteStore(path, clock=FakeClock(wall_start=WHEN))
+    said = str(info.value)
+    assert "schema version 7" in said and "newer than this build" in said and "\n" not in said
+    assert "install the kiothi-board release that wrote it" in said
+    assert path.read_bytes() == original and list(tmp_path.iterdir()) == [path]
+
+
+@pytest.mark.parametrize("version", [0, -1, "1x", 1.5, b"\x01"])
+def test_an_older_or_garbled_schema_version_is_salvaged_by_column_names(
+    tmp_path: Path, version: object
+) -> None:
+    """Issue 30 item 3: the old code moved such a store aside and salvaged nothing."""
+    path = tmp_path / "games.db"
+    original = _with_version(path, version)
     with SqliteStore(path, clock=FakeClock(wall_start=WHEN)) as store:
-        _assert_moved(tmp_path, store, original, "unknown schema version [2]")
+        assert store.report is not None and "unknown schema version" in store.report.reason
+        assert (tmp_path / f"games.db.corrupt-{STAMP}").read_bytes() == original
+        assert store.report.salvage is not None and store.report.salvage.recovered == [1, 2, 3]
+        assert [store.get_game(i) for i in (1, 2, 3)] == [{"i": 0}, {"i": 1}, {"i": 2}]
+        assert store.load_settings() == {"operator": {"level": 4}}
+        assert store.health()["status"] == "degraded"
 
 
 def test_earlier_salvage_is_never_overwritten(tmp_path: Path) -> None:

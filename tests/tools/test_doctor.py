@@ -366,3 +366,23 @@ def test_help_is_for_the_person_at_the_keyboard(capsys: Any) -> None:
         assert option in text
     for internal in ("MockFactory", "inject", "test", "fake", "simulator", "sleeping"):
         assert internal not in text.lower()
+
+
+def test_doctor_off_a_pi_skips_the_pits_or_names_the_fix(
+    tmp_path: Path, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 31 item 18: off a Pi `doctor` said "pits fail … Unable to load any default pin
+    factory!" with no fix; `auto` runs the simulator there (skip), `gpio` fails with the fix."""
+    from gpiozero import Device
+
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "kiothi-no-such-factory")
+    monkeypatch.setattr(Device, "pin_factory", None)
+    found = {}
+    for choice in ("auto", "gpio"):
+        config = validate({"board": {"input": choice}, "leds": {"output": "sim"}})
+        doctor = Doctor(config, clock=clock, prompt=lambda _: None, root=tmp_path,
+                        state_dir=str(tmp_path))  # fmt: skip
+        found[choice] = {c.name: c for c in doctor.run(leds=False)}["pits"]
+    assert found["auto"].status == "skip" and "simulator" in found["auto"].detail
+    assert found["gpio"].status == "fail", found["gpio"]
+    assert "pin factory" not in found["gpio"].detail and "pip install lgpio" in found["gpio"].detail

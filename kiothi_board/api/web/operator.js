@@ -15,7 +15,12 @@ const VARIANTS = {
 };
 for (const v of Object.keys(VARIANTS)) {
   const label = document.createElement("label");
-  label.innerHTML = `<input type="checkbox" value="${v}"> <span></span> <small>(${v})</small>`;
+  const box = document.createElement("input");
+  box.type = "checkbox";
+  box.value = v;
+  const small = document.createElement("small");
+  small.textContent = `(${v})`;
+  label.append(box, " ", document.createElement("span"), " ", small);
   $("variants").appendChild(label);
 }
 function labelVariants() {
@@ -60,7 +65,7 @@ let levels = [];
 function fillLevels(list) {
   levels = Array.isArray(list) ? list : [];
   const sel = $("level"), keep = sel.value;
-  sel.innerHTML = "";
+  sel.replaceChildren();
   for (const l of levels) {
     const o = document.createElement("option");
     o.value = String(l.level);
@@ -113,19 +118,39 @@ async function refresh(fill) {
     // the operator is in the middle of choosing.
     if (fill === true) fillSettings(settings);
     $("game-line").textContent = gameLine(state);
-    $("games").innerHTML = "";
-    const current = state.game_id;
-    for (const g of games) {
+    // Stored fields are text, never markup (a damaged or hostile record shows as it is).
+    $("games").replaceChildren(...games.map((g) => {
       const tr = document.createElement("tr");
-      const r = g.result;
-      const score = r ? `${r.captured[0]}–${r.captured[1]}` : "";
-      const won = r && r.winner ? t("{side} won {score}", { side: tp("side", r.winner === "S" ? "South" : "North"), score }) : t("draw {score}", { score });
-      const res = r ? (r.end === "abandoned" ? t("abandoned") : won) : (g.id === current ? t("in progress") : t("unfinished"));
-      tr.innerHTML = `<td>${g.id}</td><td>${res}</td><td>${r ? r.end : ""}</td>`;
-      $("games").appendChild(tr);
-    }
+      for (const text of gameCells(g, state.game_id)) {
+        const td = document.createElement("td");
+        td.textContent = text;
+        tr.appendChild(td);
+      }
+      return tr;
+    }));
   } catch (e) { /* reconnecting */ }
   storeProblems();  // after the form is filled: its requests must not delay that
+}
+
+// How a game ended (R13 and the rules' own ends), in words.
+const ENDS = {
+  "no-moves": N_("no moves left"), repetition: N_("position repeated"),
+  "ply-limit": N_("turn limit reached"), agreement: N_("by agreement"), abandoned: N_("abandoned"),
+  resign: N_("resigned"),
+};
+function endWords(r) {
+  if (r.end === "resign" && (r.by === "S" || r.by === "N")) return t("{side} resigned", { side: tp("side", r.by === "S" ? "South" : "North") });
+  return ENDS[r.end] ? t(ENDS[r.end]) : String(r.end ?? "");
+}
+// A row of the recent games: its number, the result, how it ended.
+function gameCells(g, current) {
+  const r = g.result;
+  if (!r) return [String(g.id), g.id === current ? t("in progress") : t("unfinished"), ""];
+  const captured = Array.isArray(r.captured) ? r.captured : [];
+  const score = `${captured[0]}–${captured[1]}`;
+  const won = r.winner === "S" || r.winner === "N"
+    ? t("{side} won {score}", { side: tp("side", r.winner === "S" ? "South" : "North"), score }) : t("draw {score}", { score });
+  return [String(g.id), r.end === "abandoned" ? t("no winner") : won, endWords(r)];
 }
 
 function gameLine(state) {

@@ -12,18 +12,34 @@ function el(tag, attrs, text) {
   return e;
 }
 
+// The y axis' marks: 0, the middle and the top, each a whole count and each once (a top
+// of 1 reads "0, 1", not "0, 1, 1"); the middle only where it is a whole number.
+function ticks(max) {
+  const marks = [0, max];
+  if (max % 2 === 0) marks.splice(1, 0, max / 2);
+  return marks;
+}
+
 // A bar chart of `values` with `labels` under every `every`-th bar.
+// The drawing is as wide as the chart on screen (at least 280, at most 640 units), so its
+// 11 px words stay 11 px on a phone; labels are thinned out until they do not touch.
+function drawnWidth(svg) {
+  return Math.round(Math.min(640, Math.max(280, svg.getBoundingClientRect().width || 640)));
+}
+
 function bars(svg, values, labels, every, colour) {
-  svg.innerHTML = "";
-  const w = 640, h = 180, left = 34, bottom = 24, top = 10;
+  svg.replaceChildren();
+  const w = drawnWidth(svg), h = 180, left = 34, bottom = 24, top = 10;
   svg.setAttribute("viewBox", `0 0 ${w} ${h}`);
   const max = Math.max(1, ...values);
   const bw = (w - left - 6) / values.length;
-  for (const frac of [0, 0.5, 1]) {
-    const y = top + (h - top - bottom) * (1 - frac);
+  const widest = Math.max(...labels.map((l) => l.length)) * 6.5 + 6;
+  while (every * bw < widest && every < values.length) every += 1;
+  for (const tick of ticks(max)) {
+    const y = top + (h - top - bottom) * (1 - tick / max);
     svg.appendChild(el("line", { x1: left, x2: w, y1: y, y2: y, stroke: "#3a2b1c" }));
     svg.appendChild(el("text", { x: left - 4, y: y + 4, "text-anchor": "end", fill: "#b9a58f",
-      "font-size": 11 }, String(Math.round(max * frac))));
+      "font-size": 11 }, String(tick)));
   }
   values.forEach((v, i) => {
     const bh = (h - top - bottom) * v / max;
@@ -42,8 +58,9 @@ function bars(svg, values, labels, every, colour) {
 // The board seen from South: North's row on top (N10 at the left), each pit a disc whose
 // warmth and size follow its presses.
 function pitMap(svg, presses) {
-  svg.innerHTML = "";
-  const w = 640, h = 150;
+  svg.replaceChildren();
+  const w = drawnWidth(svg), h = 150;
+  const col = (w - 16) / 10, big = Math.min(26, col * 0.46), font = Math.min(11, col / 3.2);
   svg.setAttribute("viewBox", `0 0 ${w} ${h}`);
   svg.appendChild(el("rect", { x: 0, y: 0, width: w, height: h, rx: 18, fill: "#2a1d12" }));
   // Wear is relative: the least pressed pit is the smallest disc, the most pressed the biggest.
@@ -51,20 +68,20 @@ function pitMap(svg, presses) {
   const max = Math.max(1, ...counts), min = Math.min(...counts);
   for (let p = 0; p < 20; p++) {
     const name = p < 10 ? `S${p + 1}` : `N${p - 9}`;
-    const col = p < 10 ? p : 19 - p;
+    const at = p < 10 ? p : 19 - p;
     const row = p < 10 ? 1 : 0;
-    const cx = 40 + col * 62, cy = 42 + row * 68;
+    const cx = 8 + col * (at + 0.5), cy = 42 + row * 68;
     const n = presses[name] || 0;
     const k = max > min ? (n - min) / (max - min) : 1;
-    const r = 12 + 14 * Math.sqrt(k);
+    const r = big * (0.46 + 0.54 * Math.sqrt(k));
     const fill = `rgb(${Math.round(60 + 195 * k)},${Math.round(45 + 110 * k)},${Math.round(35 + 10 * k)})`;
     const disc = el("circle", { cx, cy, r, fill, class: "pit-disc", "data-pit": name });
     disc.appendChild(el("title", {}, tn("{pit}: {n} press", "{pit}: {n} presses", n, { pit: name })));
     svg.appendChild(disc);
     svg.appendChild(el("text", { x: cx, y: cy + 4, "text-anchor": "middle", fill: "#1b130d",
-      "font-size": 11, "font-weight": 700 }, name));
+      "font-size": font, "font-weight": 700 }, name));
     svg.appendChild(el("text", { x: cx, y: cy + (row ? 38 : -30), "text-anchor": "middle",
-      fill: "#b9a58f", "font-size": 10 }, String(n)));
+      fill: "#b9a58f", "font-size": Math.min(10, font) }, String(n)));
   }
 }
 
@@ -117,7 +134,7 @@ function drawStats(stats) {
   bars($s("chart-durations"), t0.duration.histogram, labels, 1, "#6fb3ff");
   pitMap($s("chart-pits"), t0.presses);
   const results = $s("stats-results");
-  results.innerHTML = "";
+  results.replaceChildren();
   for (const [key, n] of Object.entries(t0.results)) {
     const tr = document.createElement("tr");
     for (const cell of resultCells(key, n)) {
@@ -125,8 +142,10 @@ function drawStats(stats) {
       td.textContent = String(cell);
       tr.appendChild(td);
     }
+    tr.lastChild.dataset.label = t("Games");  // the count's name on a narrow screen's line
     results.appendChild(tr);
   }
+  drawStats.last = stats;
   document.body.dataset.stats = "drawn";
   document.body.dataset.statsLang = I18N.lang;
 }
@@ -189,6 +208,12 @@ function statsForRole() {
   $s("exhibit-line").textContent = "…";
 }
 client.on("open", statsForRole);
+// A window turned or resized: the charts are drawn again at their new width.
+let resized = null;
+window.addEventListener("resize", () => {
+  clearTimeout(resized);
+  resized = setTimeout(() => { if (drawStats.last) drawStats(drawStats.last); }, 200);
+});
 onLanguage(() => { if (client.hello) statsForRole(); });  // redrawn in the new language
 client.on("game_over", () => loadStats());
 $s("stats-refresh").onclick = loadStats;

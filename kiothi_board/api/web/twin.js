@@ -82,6 +82,14 @@ function pitIndex(name) {
   return name[0] === "S" ? k - 1 : k + 9;
 }
 
+// Every word on the page is set as text, never parsed as markup (30.10).
+function span(cls, text) {
+  const el = document.createElement("span");
+  el.className = cls;
+  if (text !== undefined) el.textContent = text;
+  return el;
+}
+
 function gridPlace(i) {
   // Seen from the bottom side's seat: its row below, its left pit (S1 / N1) at the left.
   // Narrow: the same board turned a quarter clockwise, that row on the left from the top.
@@ -98,7 +106,7 @@ function gridSize() {
 }
 
 function buildBoard() {
-  boardEl.innerHTML = "";
+  boardEl.replaceChildren();
   pits.length = 0;
   for (let i = 0; i < 20; i++) {
     const el = document.createElement("button");
@@ -106,7 +114,7 @@ function buildBoard() {
     el.className = `pit ${i < 10 ? "s" : "n"}`;
     el.dataset.pit = pitName(i);
     // The name before the count in the text (the label starts with both: "S6, 6 seeds, …").
-    el.innerHTML = `<span class="ring"></span><span class="name">${pitName(i)}</span> <span class="count">0</span>`;
+    el.append(span("ring"), span("name", pitName(i)), " ", span("count", "0"));
     el.addEventListener("click", (ev) => {
       if (el.dataset.held === "1") { el.dataset.held = ""; return; }
       press(i, false);
@@ -252,8 +260,7 @@ function renderMoves(actions) {
   const items = actions.map((a, k) => {
     const s = k % 2 === 0 ? "S" : "N";
     const li = document.createElement("li");
-    li.innerHTML = `<span class="n">${k + 1}.</span><span class="who ${s.toLowerCase()}">${side(s)}</span><span class="what"></span>`;
-    li.querySelector(".what").textContent = describe(a);
+    li.append(span("n", `${k + 1}.`), span(`who ${s.toLowerCase()}`, side(s)), span("what", describe(a)));
     return li;
   });
   moves.replaceChildren(...items);
@@ -318,8 +325,10 @@ function render(st) {
   const resetting = (!on || st.stage === "over") && !!exhibit && exhibit.enabled && exhibit.phase === "reset";
   const rested = !on && !!exhibit && exhibit.enabled && Array.isArray(exhibit.board);
   const target = exhibit && Array.isArray(exhibit.board) ? exhibit.board : START;
+  // No game: the rings glow the start layout (an invitation to set up and hold a pit, also
+  // after a game ended), and so do the numbers.
   const counts = resetting ? target : on ? (st.board || st.position.board)
-    : rested ? exhibit.board : new Array(20).fill(0);
+    : rested ? exhibit.board : START;
   const pending = new Set(resetting && Array.isArray(exhibit.pending) ? exhibit.pending
     : (st.restore && st.restore.pending) || []);
   pits.forEach((p, i) => {
@@ -349,7 +358,8 @@ function render(st) {
   // (An exhibition's invitation is the board's own, to whoever stands at it: kept.)
   const invite = exhibitLine(exhibit);
   const line = invite || st.instruction || "";
-  setCue(invite || plays() || !client.hello ? line : watcherLine(st, line), turnEl.textContent);
+  setCue(invite || plays() || !client.hello ? line : watcherLine(st, line), turnEl.textContent,
+    on && !st.restore && st.stage !== "over" ? turnLine(st) : null);
   const cap = on ? st.position.captured : [0, 0];
   $("cap-top").textContent = cap[bottom === "S" ? 1 : 0];
   $("cap-bottom").textContent = cap[bottom === "S" ? 0 : 1];
@@ -368,6 +378,7 @@ function render(st) {
     }));
     over.classList.remove("hidden");
   } else over.classList.add("hidden");
+  rove(on && !resetting && st.expect ? pitIndex(st.expect) : null);
   if (on && st.expect && st.expect !== lastExpect && !$("howto").open) {
     // The pit the guide asks for is always on screen (a phone may have scrolled away),
     // and a keyboard player on the board is taken to it (Enter presses it).
@@ -378,22 +389,34 @@ function render(st) {
   lastExpect = st.expect || null;
 }
 
-function setCue(text, heading) {
+function rove(expect) {
+  // The one pit in the Tab order is the one the guide asks for, so the first Tab into the
+  // board lands there; a keyboard player already on the board keeps their place.
+  if (expect === null || pits.some((p) => p.el === document.activeElement)) return;
+  pits.forEach((p, i) => (p.el.tabIndex = i === expect ? 0 : -1));
+}
+
+// The board's line when it says no more than whose turn it is ("North (AI) to move."), in
+// the catalog's own words: the heading above says the same.
+function turnLine(st) {
+  const s = st.position.to_move;
+  return t("{side} to move.", { side: st.ai_to_move ? t("{side} (AI)", { side: side(s) }) : side(s) });
+}
+
+function setCue(text, heading, same) {
   // The line often begins with the heading's own words ("South to move" above "South to
-  // move: press …"): the eye reads them once, the live region still says the whole line.
-  if (setCue.last === `${heading}\n${text}`) return; // unchanged: nothing re-announced
-  setCue.last = `${heading}\n${text}`;
+  // move: press …", "Game over" above "Game over by agreement: …"), or says only what the
+  // heading says ("North (AI) to move."): the eye reads them once, the live region still
+  // says the whole line.
+  if (setCue.last === `${heading}\n${text}\n${same}`) return; // unchanged: nothing re-announced
+  setCue.last = `${heading}\n${text}\n${same}`;
   const el = $("cue");
-  const sep = heading && text.startsWith(heading) ? text.slice(heading.length).match(/^\s*[:.]\s*/) : null;
+  if (text && text === same) { el.replaceChildren(span("sr-only", text)); return; }
+  const sep = heading && text.startsWith(heading) ? text.slice(heading.length).match(/^(\s*[:.]\s*|\s+)/) : null;
   const cut = sep ? heading.length + sep[0].length : 0;
-  if (!sep || cut >= text.length) { el.textContent = text; return; }
-  const said = document.createElement("span");
-  said.className = "sr-only";
-  said.textContent = text.slice(0, cut);
-  const rest = document.createElement("span");
-  rest.className = "rest";
-  rest.textContent = text.slice(cut);
-  el.replaceChildren(said, rest);
+  if (!sep) { el.textContent = text; return; }
+  if (cut >= text.length) { el.replaceChildren(span("sr-only", text)); return; }
+  el.replaceChildren(span("sr-only", text.slice(0, cut)), span("rest", text.slice(cut)));
 }
 
 function againLine(resetting) {
@@ -605,7 +628,7 @@ async function openHowto() {
     try {
       $("howto-body").textContent = t("Loading…");
       const r = await fetch("/static/howto.html");
-      $("howto-body").innerHTML = await r.text();
+      $("howto-body").innerHTML = await r.text(); // the board's own static file, not a value
       applyI18n($("howto-body"));
       dialog.dataset.loaded = "1";
     } catch (e) {

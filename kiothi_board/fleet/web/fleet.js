@@ -26,12 +26,6 @@
 
   // The page's words, together (one table to translate): the board's catalogs
   // (GET /i18n/<lang>.json, the same as the boards' pages; docs/translating.md).
-  const LABELS = { uptime: N_("Up for"), free_disk: N_("Free disk"), status: N_("Status"),
-    clients: N_("Connections"), events: N_("Events sent"), requests: N_("Requests"), errors: N_("Errors"),
-    ai_core: N_("AI core"), exhibit: N_("Exhibition"), cpu_temperature: N_("CPU temperature"),
-    input_faults: N_("Input faults"), phase: N_("Phase"), enabled: N_("Mode"), link: N_("Co-processor link"),
-    games: N_("Games"), started: N_("started"), finished: N_("finished"), abandoned: N_("abandoned"),
-    wrong: N_("Wrong presses"), hints: N_("Hints"), restarts: N_("Restarts") };
   const EVENTS = { move: N_("a move"), game_over: N_("game over"), new_game: N_("a new game"),
     wrong: N_("a wrong press"), hint: N_("a hint"), capture: N_("a capture"), settings: N_("settings changed"),
     error: N_("an error"), position: N_("the position changed"), guide: N_("the guide moved on"),
@@ -56,11 +50,15 @@
     forgotten: (board) => t("{board} is forgotten until it reports again.", { board }),
     heard: (s) => t("{time} ago", { time: ago(s) }),
     online: (n, of) => tn("{n} of {total} online", "{n} of {total} online", n, { total: of }),
-    label: (k) => (LABELS[k] ? t(LABELS[k]) : k),
     word: (table, k) => (table[k] ? t(table[k]) : String(k)),
     alert: (a) => {
+      // The hub's alert codes (fleet/hub.py BoardView.alerts), in words.
       const faults = /^input faults: (\d+)$/.exec(a);
       if (faults) return tn("{n} input fault", "{n} input faults", Number(faults[1]));
+      const link = /^link (\w+)$/.exec(a);
+      if (link) return t("co-processor link {state}", { state: FleetDetail.link(link[1]) });
+      const hot = /^hot CPU (\d+) °C$/.exec(a);
+      if (hot) return t("hot CPU: {n} °C", { n: hot[1] });
       return STATUS[a] ? t(STATUS[a]) : a;
     },
   };
@@ -110,7 +108,9 @@
     };
     add(t("stage"), st.stage ? WORDS.word(STAGES, st.stage) : "—");
     if (pos.captured) add(t("score"), "S " + pos.captured[0] + " · N " + pos.captured[1]);
-    if (pos.to_move && !pos.result) add(t("to move"), pos.to_move);
+    if ((pos.to_move === "S" || pos.to_move === "N") && !pos.result) {
+      add(t("to move"), tp("side", pos.to_move === "S" ? "South" : "North"));
+    }
     const today = (b.stats && b.stats.today) || {};
     if (today.games) add(t("games today"), String(today.games.started));
     const ex = (b.health && b.health.exhibit) || {};
@@ -166,37 +166,11 @@
     if (open) fillDetail(boards.get(open));
   }
 
-  // Health and statistics for people: durations in h/min, bytes in GB, names in words.
-  function figure(key, v) {
-    if (key === "uptime" && typeof v === "number") return ago(v);
-    if (key === "free_disk" && typeof v === "number") return t("{gb} GB", { gb: (v / 1e9).toFixed(1) });
-    if (key === "cpu_temperature" && typeof v === "number") return `${v.toFixed(0)} °C`;
-    if (key === "ai_core" && v && typeof v === "object") return String(v.core || "—");
-    if (key === "enabled" && typeof v === "boolean") return v ? tp("switch", "on") : tp("switch", "off");
-    if (key === "status" || key === "state") return WORDS.word(STATUS, v);
-    if (key === "phase") return WORDS.word(PHASES, v);
-    if (typeof v === "boolean") return v ? t("yes") : t("no");
-    return readable(v);
-  }
-
-  // A value for people: nested figures as "key value · key value", not raw JSON.
-  function readable(v) {
-    if (v === null || v === undefined) return "—";
-    if (Array.isArray(v)) return v.length > 12 ? tn("{n} value", "{n} values", v.length) : v.map(readable).join(", ");
-    if (typeof v !== "object") return String(v);
-    const parts = [];
-    for (const [k, x] of Object.entries(v)) {
-      if (x === null || x === undefined) continue;
-      parts.push(WORDS.label(k) + " " + (typeof x === "object" && !Array.isArray(x) ? "…" : figure(k, x)));
-    }
-    return parts.join(" · ") || "—";
-  }
-
-  function dl(target, obj) {
+  function dl(target, rows) {
     target.replaceChildren();
-    for (const [k, v] of Object.entries(obj || {})) {
-      target.appendChild(el("dt", "", WORDS.label(k)));
-      target.appendChild(el("dd", "", figure(k, v)));
+    for (const [label, value] of rows) {
+      target.appendChild(el("dt", "", label));
+      target.appendChild(el("dd", "", value));
     }
   }
 
@@ -204,21 +178,23 @@
     if (!b) return;
     document.getElementById("detail-name").textContent = b.board + " — " + WORDS.word(STATUS, b.status);
     drawBoard(document.getElementById("detail-board"), b.state);
-    dl(document.getElementById("detail-health"), b.health);
-    dl(document.getElementById("detail-stats"), (b.stats && b.stats.today) || b.stats);
+    dl(document.getElementById("detail-health"), FleetDetail.health(b.health, ago));
+    dl(document.getElementById("detail-stats"), FleetDetail.today(b.stats));
     const ev = document.getElementById("detail-events");
     ev.replaceChildren(...b.events.slice(-10).reverse().map((e) => el("li", "", eventWords(e))));
     const link = document.getElementById("detail-twin");
-    link.hidden = !(b.info && b.info.web);
-    if (b.info && b.info.web) link.href = b.info.web;
+    // A board's own address, and only a web address (a remote field: never a script URL).
+    const web = b.info && typeof b.info.web === "string" && /^https?:\/\//i.test(b.info.web) ? b.info.web : null;
+    link.hidden = !web;
+    if (web) link.href = web; else link.removeAttribute("href");
     document.querySelector(".actions.staff").hidden = role !== "control";
     // A retired board stays on the dashboard until forgotten (it is not online any more).
     document.getElementById("forget-row").hidden = role !== "control" || b.status === "online";
   }
 
   function eventWords(e) {
-    const what = EVENTS[e.event] ? t(EVENTS[e.event]) : e.event ? String(e.event).replace(/_/g, " ") : t("an event");
-    const pit = e.pit ? ` (${e.pit})` : "";
+    const what = Object.hasOwn(EVENTS, e.event) ? t(EVENTS[e.event]) : t("an event");
+    const pit = typeof e.pit === "string" && /^[SN]([1-9]|10)$/.test(e.pit) ? ` (${e.pit})` : "";
     return what.charAt(0).toUpperCase() + what.slice(1) + pit;
   }
 
