@@ -49,6 +49,7 @@ class _Shared:
     playwright: Any = None
     browser: Any = None
     loop: Any = None
+    open = 0  # chromium() blocks open now (a module's fixture may hold one across tests)
 
 
 def _launch() -> Any:
@@ -126,13 +127,16 @@ def chromium() -> Iterator[SharedBrowser]:
     pages and contexts opened through it are closed afterwards."""
     _resume()
     browser = SharedBrowser(_launch())
+    _Shared.open += 1
     try:
         yield browser
     finally:
+        _Shared.open -= 1
         try:
             browser.close()
         finally:
-            _idle()
+            if _Shared.open == 0:  # an outer block still calls into Playwright
+                _idle()
 
 
 def wait_js(page: Any, predicate: str, arg: Any = None, *, timeout: float = WAIT_MS) -> Any:

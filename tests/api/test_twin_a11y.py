@@ -189,10 +189,7 @@ def test_the_first_tab_into_the_board_lands_on_the_pit_the_guide_asks_for() -> N
         page = twin.page({"width": 1280, "height": 800})
         ctl.new_game("ai", "S", 3, "step", {})
         ctl.press(0, hold=True)  # South passes; the AI lifts, and South's hand places its seeds
-        deadline = time.monotonic() + WAIT_MS / 1000
-        while not ctl.state().get("expect"):
-            assert time.monotonic() < deadline, "the guide never asked for a pit"
-            time.sleep(0.01)
+        poll_until(lambda: ctl.state().get("expect"), "the guide to ask for a pit", WAIT_MS / 1000)
         settle(twin, page, None)
         want = ctl.state()["expect"]
         assert want != "S1", "the check needs a pit other than the roving default"
