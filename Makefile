@@ -11,7 +11,7 @@ AXE_STAMP := tests/axe/node_modules/.installed-stamp
 NATIVE_STAMP := $(VENV)/.native-stamp
 NATIVE_SRC := $(wildcard kiothi_board/native/*.c kiothi_board/native/*.h) setup.py
 
-.PHONY: setup run test soak lint bench goldens clean install uninstall native
+.PHONY: setup run test soak lint bench goldens clean install uninstall native native-sanitize
 
 $(STAMP): pyproject.toml scripts/setup-system.sh
 	bash scripts/setup-system.sh
@@ -60,8 +60,28 @@ test:
 
 # The long soaks: 200 SIGKILLs of the daemon at random points, the 1 M-position differential
 # of the two cores of the rules, and the like (minutes).
-soak: setup
+soak: setup native-sanitize
 	$(VENV)/bin/pytest --soak
+
+# The native core under AddressSanitizer and UndefinedBehaviorSanitizer: a copy of the package
+# and the tests in a scratch dir, the extension built there with -fsanitize=address,undefined,
+# the native tests (the fuzz of every entry point with hostile values among them) run there
+# with libasan preloaded into the (unsanitised) Python. Any report ends the run with an error.
+SAN_DIR := build/sanitize
+SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer -g
+NATIVE_TESTS := tests/rules/test_native_fuzz.py tests/rules/test_native_rules.py \
+	tests/ai/test_native_search.py
+native-sanitize: setup
+	rm -rf $(SAN_DIR) && mkdir -p $(SAN_DIR)
+	tar cf - --exclude=node_modules --exclude=__pycache__ --exclude='*.so' \
+		kiothi_board tests setup.py pyproject.toml README.md | tar xf - -C $(SAN_DIR)
+	cd $(SAN_DIR) && CFLAGS="$(SAN_FLAGS)" LDFLAGS="$(SAN_FLAGS)" \
+		$(abspath $(PY)) setup.py -q build_ext --inplace
+	nm -D $(SAN_DIR)/kiothi_board/native/_core*.so | grep -q __asan_init  # built sanitised
+	cd $(SAN_DIR) && KIOTHI_CORE=native ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 \
+		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+		LD_PRELOAD="$$(gcc -print-file-name=libasan.so) $$(gcc -print-file-name=libubsan.so)" \
+		$(abspath $(VENV))/bin/pytest -p no:cacheprovider -p no:xdist $(NATIVE_TESTS)
 
 bench: setup
 	$(VENV)/bin/kiothi-board bench rules

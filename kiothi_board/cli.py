@@ -168,6 +168,11 @@ _BENCH_HELP = {
 }
 
 
+def subcommands() -> list[str]:
+    """Every command this CLI runs, `bench` once per benchmark (the suite runs each once)."""
+    return ["replay", *(f"bench {name}" for name in _BENCHES), *_DELEGATED]
+
+
 def replay_main(argv: Sequence[str]) -> int:
     """`kiothi-board replay FILE [--text]`: print every position of a game record."""
     from kiothi_board.rules import parse_record

@@ -5,7 +5,7 @@
 #     sudo scripts/install.sh --uninstall  remove everything but the game store
 #     sudo scripts/install.sh --purge      remove everything, the game store too
 #
-# What it installs (and --uninstall removes):
+# What it installs (and --uninstall removes; the Debian packages it needs stay):
 #   /opt/kiothi-board/venv                   the package with its `pi` extra, in a venv
 #   /etc/systemd/system/kiothi-board.service the hardened unit (enabled, started)
 #   /etc/udev/rules.d/99-kiothi-board.rules  /dev/kiothi-io for the co-processor; device groups;
@@ -14,7 +14,9 @@
 #   /etc/kiothi-board/config.toml            from docs/config.example.toml; kept on upgrade
 #   /boot/firmware/config.txt                SPI on, no chip-select pin, core clock fixed (a
 #                                            marked block; backed up first; only if it exists)
-#   /boot/firmware/cmdline.txt               spidev.bufsiz=32768 (likewise)
+#   /boot/firmware/cmdline.txt               spidev.bufsiz=32768, or what the configured rings
+#                                            need (likewise; a smaller one is raised)
+# --uninstall keeps the Debian packages it installed (apt-get), which other software may use.
 # The game store, /var/lib/kiothi-board (systemd's StateDirectory), is kept unless --purge.
 #
 # --root DIR installs into DIR as if it were / (tests, image staging): no apt-get, no running
@@ -165,6 +167,8 @@ package() {
             "$PYTHON" -m venv --without-pip "$venv"; fi
     fi
     id="$(source_id)"
+    # A checkout whose native core did not build (no gcc or python3-dev then) left a stamp
+    # that does not match: a rerun builds again, and so gets the core once they are there.
     if [ -x "$venv/bin/$NAME" ] && [ "$(cat "$(at "$STAMP")" 2>/dev/null)" = "$id" ]; then
         return 0
     fi
@@ -193,21 +197,37 @@ package() {
         # pip wrote $ROOT into the scripts' #! lines and activate: the target system's paths.
         grep -rlF "$ROOT$VENV" "$venv/bin" | xargs -r sed -i "s#$ROOT$VENV#$VENV#g"
     fi
-    echo "$id" >"$(at "$STAMP")"
     CHANGED=1
-    native_core
+    if native_core || [ -n "$WHEEL" ]; then
+        echo "$id" >"$(at "$STAMP")"
+    else
+        echo "$id without the native core" >"$(at "$STAMP")"
+    fi
+}
+
+venv_python() {
+    # The installed package, asked in isolation (-I: neither the current directory, where a
+    # clone's own kiothi_board may be, nor PYTHON* variables; the core chosen by itself).
+    (cd / && env -u KIOTHI_CORE "$(at "$VENV")/bin/python" -I "$@")
 }
 
 native_core() {
     # The wheel builds the native core when gcc and python3-dev are there; without them it
-    # installs all the same and runs on the Python path (slower): say which, and why.
+    # installs all the same and runs on the Python path (slower): say which, and why, once.
+    # Fails when the installed package runs on the Python path.
     local why
-    why="$("$(at "$VENV")/bin/python" -c \
-        'from kiothi_board import native; print(native.describe())' 2>&1)" || why="unknown: $why"
+    why="$(venv_python -c 'import logging; logging.disable(logging.CRITICAL)
+from kiothi_board import native; print(native.describe())' 2>&1)" || why="unknown: $why"
     say "the rules and the AI run on $why"
-    case "$why" in *"Python path"*)
-        say "for the native core: apt-get install gcc python3-dev, then run me again" ;;
+    case "$why" in
+        "the native core"*) return 0 ;;
     esac
+    if [ -n "$WHEEL" ]; then
+        say "for the native core: a wheel built where gcc and python3-dev are installed"
+    else
+        say "for the native core: apt-get install gcc python3-dev, then run me again"
+    fi
+    return 1
 }
 
 config() {
@@ -299,16 +319,48 @@ strip_boot_block() {
     mv "$1.kiothi-board.new" "$1"
 }
 
+bufsiz_needed() {
+    # "BUFSIZ LEDS BYTES": the spidev.bufsiz one frame of the configured rings needs (0: the
+    # default will do), their LEDs and SPI bytes, by the installed package's own sums.
+    venv_python -c 'import sys
+from kiothi_board.config import load
+from kiothi_board.tools.bom import budget
+b = budget(load(sys.argv[1]))
+print(b.spidev_bufsiz, b.leds, b.spi_bytes)' "$(at "$CONFIG")" 2>/dev/null
+}
+
 kernel_cmdline() {
-    # One frame in one SPI transfer: 320 LEDs are 7680 SPI bytes, spidev's default is 4096.
-    local file
+    # One frame in one SPI transfer: 320 LEDs are 7808 SPI bytes, spidev's default is 4096;
+    # 24-LED rings need 11,648. A smaller bufsiz already there is raised (and said).
+    local file want leds bytes current record old
     file="$(at "$CMDLINE")"
     [ -f "$file" ] || return 0
-    grep -qE "(^| )spidev\.bufsiz=" "$file" && return 0
+    read -r want leds bytes <<<"$(bufsiz_needed)" || true
+    case "$want" in "" | *[!0-9]*)
+        say "WARNING: could not read $CONFIG for the rings' size: spidev.bufsiz for the defaults" >&2
+        want=0 leds="" ;;
+    esac
+    [ "$want" -ge "${BUFSIZ#*=}" ] || want="${BUFSIZ#*=}"
+    current="$(grep -oE '(^| )spidev\.bufsiz=[^ ]*' "$file" | tail -n 1 | sed 's/.*=//')" || true
+    record="$(at "$PREFIX")"
+    if [ -z "$current" ]; then
+        [ -e "$file.kiothi-board.bak" ] || cp -p "$file" "$file.kiothi-board.bak"
+        sed -i "1s/\$/ spidev.bufsiz=$want/" "$file"
+        echo "spidev.bufsiz=$want" >"$record/added-to-cmdline"
+        say "added spidev.bufsiz=$want to $CMDLINE (backup: $CMDLINE.kiothi-board.bak)"
+        return 0
+    fi
+    case "$current" in *[!0-9]* | "") ;; *) [ "$current" -lt "$want" ] || return 0 ;; esac
     [ -e "$file.kiothi-board.bak" ] || cp -p "$file" "$file.kiothi-board.bak"
-    sed -i "1s/\$/ $BUFSIZ/" "$file"
-    echo "$BUFSIZ" >"$(at "$PREFIX")/added-to-cmdline"
-    say "added $BUFSIZ to $CMDLINE (backup: $CMDLINE.kiothi-board.bak)"
+    sed -i -E "1s/(^| )spidev\.bufsiz=[^ ]*/\1spidev.bufsiz=$want/g" "$file"
+    if [ -f "$record/added-to-cmdline" ]; then
+        echo "spidev.bufsiz=$want" >"$record/added-to-cmdline" # still ours alone
+    else
+        old="$current"
+        [ ! -f "$record/raised-in-cmdline" ] || read -r old _ <"$record/raised-in-cmdline"
+        echo "$old $want" >"$record/raised-in-cmdline" # uninstall puts the user's back
+    fi
+    say "raised spidev.bufsiz=$current to $want in $CMDLINE: ${leds:-the configured} LEDs are ${bytes:-more} SPI bytes a frame, one transfer (backup: $CMDLINE.kiothi-board.bak); reboot once"
 }
 
 install_all() {
@@ -326,7 +378,7 @@ install_all() {
 
 # ------------------------------------------------------------------------- uninstall steps
 uninstall_all() {
-    local file
+    local file added old new
     if live; then
         systemctl disable --now -q "$NAME.service" 2>/dev/null || true
     elif [ -e "$(at "$UNIT")" ]; then
@@ -335,8 +387,14 @@ uninstall_all() {
     file="$(at "$CMDLINE")"
     if [ -f "$(at "$PREFIX")/added-to-cmdline" ] && [ -f "$file" ]; then
         # Only what this script added (a bufsiz the user had set stays).
-        sed -i "1s/ $BUFSIZ\$//" "$file"
-        say "removed $BUFSIZ from $CMDLINE"
+        added="$(cat "$(at "$PREFIX")/added-to-cmdline")"
+        sed -i "1s/ $added\$//" "$file"
+        say "removed $added from $CMDLINE"
+    elif [ -f "$(at "$PREFIX")/raised-in-cmdline" ] && [ -f "$file" ]; then
+        # A bufsiz this script raised goes back to the user's value.
+        read -r old new <"$(at "$PREFIX")/raised-in-cmdline"
+        sed -i -E "1s/(^| )spidev\.bufsiz=$new( |\$)/\1spidev.bufsiz=$old\2/" "$file"
+        say "put spidev.bufsiz=$old back in $CMDLINE"
     fi
     if [ -f "$file.kiothi-board.bak" ] && cmp -s "$file" "$file.kiothi-board.bak"; then
         rm -f "$file.kiothi-board.bak"

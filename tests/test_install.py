@@ -119,13 +119,17 @@ def root(tmp_path: Path) -> Iterator[Path]:
     yield top
 
 
-def run_installer(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
+def run_installer(
+    root: Path, *args: str, cwd: Path | None = None, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [str(INSTALL), "--root", str(root), *args],
         capture_output=True,
         text=True,
         check=False,
-        timeout=120,
+        timeout=300,
+        cwd=cwd,
+        env=env,
     )
 
 
@@ -352,3 +356,67 @@ def test_a_world_readable_config_is_made_private(root: Path, wheels: dict[str, P
     assert "museum-token" not in done.stdout + done.stderr
     again = run_installer(root, "--wheel", str(wheels["new"]), "--no-deps", "--venv-without-pip")
     assert again.returncode == 0 and "readable by every user" not in again.stderr
+
+
+CORE_LINE = "install.sh: the rules and the AI run on "
+
+
+def test_the_core_check_asks_the_installed_package_once(
+    root: Path, wheels: dict[str, Path]
+) -> None:
+    """Issue 30 item 12: run from the clone, as install.md says, the check imported the
+    clone's package (here one with a native core built in place), not the installed one (a
+    wheel without it), and said what the clone runs."""
+    assert list((REPO / "kiothi_board/native").glob("_core*.so")), "make setup builds it here"
+    done = run_installer(
+        root, "--wheel", str(wheels["new"]), "--no-deps", "--venv-without-pip", cwd=REPO
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    said = [line for line in done.stdout.splitlines() if line.startswith(CORE_LINE)]
+    assert len(said) == 1, done.stdout
+    assert said[0].startswith(f"{CORE_LINE}the Python path: the native core is not built")
+    assert str(REPO) not in done.stdout + done.stderr
+
+
+def test_a_rerun_after_installing_gcc_builds_the_native_core(root: Path) -> None:
+    """Issue 30 item 12: built from the checkout without a working compiler, the package
+    runs on the Python path and the installer says to install gcc and run it again; that
+    rerun skipped the build (the stamp matched). CC names a compiler that is not there."""
+    broken = {**os.environ, "CC": "/nonexistent/gcc"}
+    first = run_installer(root, "--no-deps", "--venv-without-pip", env=broken)
+    assert first.returncode == 0, first.stdout + first.stderr
+    assert f"{CORE_LINE}the Python path" in first.stdout
+    assert "apt-get install gcc python3-dev, then run me again" in first.stdout
+    again = run_installer(root, "--no-deps", "--venv-without-pip")
+    assert again.returncode == 0, again.stdout + again.stderr
+    said = [line for line in again.stdout.splitlines() if line.startswith(CORE_LINE)]
+    venv = root / "opt/kiothi-board/venv"
+    assert len(said) == 1 and said[0].startswith(f"{CORE_LINE}the native core ({venv}/"), said
+    # And once built, a third run has nothing to do.
+    third = run_installer(root, "--no-deps", "--venv-without-pip")
+    assert third.returncode == 0 and CORE_LINE not in third.stdout, third.stdout
+
+
+def test_a_smaller_spidev_bufsiz_is_raised_and_put_back(
+    root: Path, wheels: dict[str, Path]
+) -> None:
+    """Issue 30 item 13: a bufsiz of 8192 already in cmdline.txt was kept without a word,
+    and 24-LED rings (11,648 SPI bytes a frame) were refused at start."""
+    cmdline = root / "boot/firmware/cmdline.txt"
+    before = CMDLINE.replace(" rootwait", " spidev.bufsiz=8192 rootwait")
+    cmdline.write_text(before)
+    config = root / "etc/kiothi-board/config.toml"
+    config.parent.mkdir(parents=True)
+    config.write_text("[leds]\nleds_per_ring = 24\n")
+    config.chmod(0o640)
+    out = install(root, wheels["new"])
+    assert cmdline.read_text() == CMDLINE.replace(" rootwait", " spidev.bufsiz=32768 rootwait")
+    assert (
+        "raised spidev.bufsiz=8192 to 32768 in /boot/firmware/cmdline.txt: 480 LEDs are "
+        "11648 SPI bytes a frame, one transfer"
+    ) in out
+    assert "spidev.bufsiz" not in install(root, wheels["new"]), "a rerun keeps it, silently"
+    done = run_installer(root, "--uninstall")
+    assert done.returncode == 0, done.stderr
+    assert cmdline.read_text() == before, "the user's own value is back"
+    assert not (root / "boot/firmware/cmdline.txt.kiothi-board.bak").exists()

@@ -6,7 +6,8 @@
 # Updates take the maintenance path instead (firmware/README.md): the Pi sends MAINTENANCE,
 # the firmware writes the flag file and hard-resets (which stops the watchdog); at the next
 # boot the flag is deleted and main.py returns at once, leaving MicroPython's REPL, with
-# Ctrl-C, to mpremote. Holding BOOTSEL while the board starts (or restarts) does the same.
+# Ctrl-C, to mpremote. BOOTSEL pressed as main.py starts does the same; BOOTSEL held at the
+# reset itself starts the boot ROM's USB drive (RPI-RP2) instead, before MicroPython runs.
 
 import os
 import select

@@ -252,12 +252,11 @@ class BoardLoop:
             self._busy = False
 
     def _settings(self, step: Step) -> None:
-        setter = getattr(self.sink, "set_brightness", None)
         for notice in step.notices:
-            if isinstance(notice, SettingsChanged) and setter is not None:
+            if isinstance(notice, SettingsChanged):
                 brightness = notice.settings.get("brightness")
                 if isinstance(brightness, int | float) and not isinstance(brightness, bool):
-                    setter(float(brightness))
+                    self.sink.set_brightness(float(brightness))  # every PixelSink has it
 
     def _write(self, counts: dict[str, dict[str, int]]) -> None:
         for day, day_counts in counts.items():

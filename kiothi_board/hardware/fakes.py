@@ -163,6 +163,8 @@ class FakePixelSink:
         self.frames: deque[NormalFrame] = deque(maxlen=keep)
         self.shown = 0
         self.closed = False
+        self.brightness: float | None = None
+        """The last brightness set (None: never set): frames are recorded as given."""
 
     @property
     def leds_per_ring(self) -> int:
@@ -187,6 +189,13 @@ class FakePixelSink:
             if self.closed:
                 return
             self._record(checked)
+
+    def set_brightness(self, value: float) -> None:
+        """Record the brightness asked for (0…1; ValueError otherwise)."""
+        if not (isinstance(value, int | float) and 0.0 <= value <= 1.0):
+            raise ValueError(f"brightness must be in [0, 1], got {value!r}")
+        with self._lock:
+            self.brightness = float(value)
 
     def close(self) -> None:
         """Show one all-black frame and stop; idempotent."""

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import importlib
 import logging
-import threading
 from itertools import permutations
 from pathlib import Path
 from typing import Any
@@ -24,7 +23,6 @@ from typing import Any
 from kiothi_board.errors import ConfigError, LinkError
 from kiothi_board.hardware.chain import LimitedChain
 from kiothi_board.hardware.layout import RingLayout
-from kiothi_board.hardware.protocols import Frame
 from kiothi_board.hardware.spi_transfer import TransferPlan, plan, read_bufsiz, set_chunk
 
 __all__ = ["BUSES", "PIXEL_ORDERS", "NeoPixelRings"]
@@ -77,8 +75,6 @@ class NeoPixelRings(LimitedChain):
             max_brightness=max_brightness,
             supply_milliamps=supply_milliamps,
         )
-        self._lock = threading.Lock()
-        self._closed = False
         self.bus = bus
         self.transfer: TransferPlan | None = None
         """SPI only: the frame's bytes, spidev.bufsiz and transfers per frame (one)."""
@@ -92,7 +88,7 @@ class NeoPixelRings(LimitedChain):
                     "NeoPixels on SPI0: no SPI device here (/dev/spidev0.0): not a Raspberry "
                     "Pi, or SPI is off (on a Pi, sudo scripts/install.sh turns it on)"
                 )
-            self.transfer = plan(layout.total_leds, bufsiz)
+            self.transfer = plan(layout.total_leds, bufsiz, root)
             if self.transfer.problem:
                 raise LinkError(f"NeoPixels on SPI0: {self.transfer.problem}")
             self._pixels = self._open_spi(neopixel_module, board_module, pixel_order)
@@ -140,46 +136,23 @@ class NeoPixelRings(LimitedChain):
         except Exception as exc:  # e.g. RuntimeError without root for the PWM/DMA driver
             raise LinkError(f"cannot open NeoPixels on {pin_name!r}: {exc}") from exc
 
-    def set_brightness(self, value: float) -> None:
-        """Change the global brightness (capped at `max_brightness`); applies on next show."""
-        checked = self._check_brightness(value)
-        with self._lock:
-            self._brightness = checked
-            if not self._closed:
-                self._pixels.brightness = checked
+    def _hardware_brightness(self, value: float) -> None:
+        self._pixels.brightness = value  # the driver scales as it writes its buffer
 
-    def show(self, frame: Frame) -> None:
-        """Map, current-limit and transmit one frame; ignored once closed."""
-        with self._lock:
-            if self._closed:
-                return
-            self._write(self._chain(frame))
-
-    def _write(self, chain: list[tuple[int, int, int]]) -> None:
+    def _transmit(self, data: bytes) -> None:
+        """The frame into the driver's buffer, then one `show()`: one SPI transfer."""
         try:
-            for i, colour in enumerate(chain):
-                self._pixels[i] = colour
-            self._pixels.show()
+            pixels = self._pixels
+            for i in range(len(data) // 3):
+                pixels[i] = (data[3 * i], data[3 * i + 1], data[3 * i + 2])
+            pixels.show()
         except Exception as exc:
-            raise LinkError(f"writing {len(chain)} NeoPixels failed: {exc}") from exc
+            raise LinkError(f"writing {len(data) // 3} NeoPixels failed: {exc}") from exc
 
-    def close(self) -> None:
-        """Blank the chain and release the driver; idempotent."""
-        with self._lock:
-            if self._closed:
-                return
-            self._closed = True
-            try:
-                self._write([(0, 0, 0)] * self.layout.total_leds)
-            finally:
-                deinit = getattr(self._pixels, "deinit", None)
-                if deinit is not None:
-                    deinit()
-
-    @property
-    def closed(self) -> bool:
-        """Whether `close()` has been called."""
-        return self._closed
+    def _release(self) -> None:
+        deinit = getattr(self._pixels, "deinit", None)
+        if deinit is not None:
+            deinit()
 
     def __enter__(self) -> NeoPixelRings:
         return self

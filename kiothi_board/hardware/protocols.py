@@ -74,6 +74,12 @@ class PixelSink(Protocol):
         """Display a frame (mapped to the physical chain by the driver)."""
         ...
 
+    def set_brightness(self, value: float) -> None:
+        """The global brightness, 0…1 (a real chain caps it at its `max_brightness`);
+        applies from the next frame. (Real chains: `chain.LimitedChain`, one
+        `_transmit(bytes)` a frame.)"""
+        ...
+
     def close(self) -> None:
         """Blank the LEDs and release the hardware; idempotent."""
         ...

@@ -25,7 +25,10 @@ __all__ = [
     "RECOMMENDED_BUFSIZ",
     "SPIDEV_DEFAULT_BUFSIZ",
     "TransferPlan",
+    "bufsiz_fix",
+    "cmdline_bufsiz",
     "frame_bytes",
+    "needed_bufsiz",
     "plan",
     "pureio_device",
     "read_bufsiz",
@@ -41,6 +44,7 @@ PUREIO_DEFAULT_CHUNK = 4096
 RECOMMENDED_BUFSIZ = 32768
 """What scripts/install.sh puts in cmdline.txt: room for 24-LED rings (11,648 bytes) and more."""
 BUFSIZ_FILE = "sys/module/spidev/parameters/bufsiz"
+CMDLINES = ("boot/firmware/cmdline.txt", "boot/cmdline.txt")  # Bookworm, then older
 BUFSIZ_FIX = (
     f"add spidev.bufsiz={RECOMMENDED_BUFSIZ} to the single line of /boot/firmware/cmdline.txt "
     "and reboot (sudo scripts/install.sh does it)"
@@ -50,6 +54,51 @@ BUFSIZ_FIX = (
 def frame_bytes(leds: int) -> int:
     """The SPI bytes neopixel_spi writes for one frame of `leds` LEDs, reset padding included."""
     return SPI_BYTES_PER_LED * leds + 2 * RESET_BYTES
+
+
+def needed_bufsiz(leds: int) -> int:
+    """The `spidev.bufsiz` scripts/install.sh sets for `leds` LEDs (0: the default will do):
+    the recommended one, or a frame rounded up to 4 KiB when rings need more."""
+    frame = frame_bytes(leds)
+    if frame <= SPIDEV_DEFAULT_BUFSIZ:
+        return 0
+    return max(RECOMMENDED_BUFSIZ, -(-frame // 4096) * 4096)
+
+
+def cmdline_bufsiz(root: Path = Path("/")) -> tuple[str, int | None] | None:
+    """(the cmdline.txt under `root`, the `spidev.bufsiz` it sets or None); None without one."""
+    for name in CMDLINES:
+        try:
+            words = (root / name).read_text(errors="replace").split()
+        except OSError:
+            continue
+        values = [w.split("=", 1)[1] for w in words if w.startswith("spidev.bufsiz=")]
+        if not values:
+            return f"/{name}", None
+        value = values[-1]  # the kernel takes the last one
+        return f"/{name}", int(value) if value.isdigit() else None
+    return None
+
+
+def bufsiz_fix(leds: int, root: Path | None) -> str:
+    """What to do when spidev.bufsiz is too small for `leds` LEDs, said for what cmdline.txt
+    under `root` has: nothing (add it), a smaller value (the installer raises it), or enough
+    (the running kernel has not read it yet: reboot)."""
+    need = needed_bufsiz(leds) or RECOMMENDED_BUFSIZ
+    found = cmdline_bufsiz(root) if root is not None else None
+    if found is None or found[1] is None:
+        name = found[0] if found else "/boot/firmware/cmdline.txt"
+        return (
+            f"add spidev.bufsiz={need} to the single line of {name} and reboot "
+            "(sudo scripts/install.sh does it)"
+        )
+    name, value = found[0], found[1]
+    if value >= need:
+        return f"{name} has spidev.bufsiz={value}, which the running kernel did not read: reboot"
+    return (
+        f"{name} sets spidev.bufsiz={value}, too small: sudo scripts/install.sh raises it to "
+        f"{need} (or change it to spidev.bufsiz={need} yourself), then reboot"
+    )
 
 
 def read_bufsiz(root: Path = Path("/")) -> int | None:
@@ -68,6 +117,8 @@ class TransferPlan:
     frame_bytes: int
     bufsiz: int
     bufsiz_known: bool
+    root: Path | None = None
+    """Where cmdline.txt is read for the fix (None: the generic fix)."""
 
     @property
     def transfers(self) -> int:
@@ -84,14 +135,16 @@ class TransferPlan:
         return (
             f"a frame of {self.leds} LEDs is {self.frame_bytes} SPI bytes but spidev.bufsiz is "
             f"{self.bufsiz}{where}: it would go out as {self.transfers} transfers and the LEDs "
-            f"from LED {first_late} on could latch the gap as a new frame; {BUFSIZ_FIX}"
+            f"from LED {first_late} on could latch the gap as a new frame; "
+            f"{bufsiz_fix(self.leds, self.root)}"
         )
 
 
-def plan(leds: int, bufsiz: int | None) -> TransferPlan:
-    """The plan for `leds` LEDs; `bufsiz=None` (unknown) counts as the kernel's default."""
+def plan(leds: int, bufsiz: int | None, root: Path | None = None) -> TransferPlan:
+    """The plan for `leds` LEDs; `bufsiz=None` (unknown) counts as the kernel's default;
+    `root` is where the fix looks for cmdline.txt."""
     known = bufsiz is not None
-    return TransferPlan(leds, frame_bytes(leds), bufsiz or SPIDEV_DEFAULT_BUFSIZ, known)
+    return TransferPlan(leds, frame_bytes(leds), bufsiz or SPIDEV_DEFAULT_BUFSIZ, known, root)
 
 
 def pureio_device(bus: Any) -> Any | None:

@@ -141,6 +141,13 @@ static int Rules_init(RulesObject *self, PyObject *args, PyObject *kwds) {
     return 0;
 }
 
+/* CoreRules.__new__ alone (no __init__) must not leave the lap tables unset: the defaults. */
+static PyObject *Rules_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
+    RulesObject *self = (RulesObject *)PyType_GenericNew(type, args, kwds);
+    if (self) kc_rules_init(&self->rules, 0, 0, 0, 0, 0);
+    return (PyObject *)self;
+}
+
 static PyObject *sow_result(const kc_board *bd, uint32_t sown, int gain) {
     PyObject *b = board_int(bd);
     if (!b) return NULL;
@@ -245,7 +252,18 @@ static PyObject *Rules_playout(RulesObject *self, PyObject *const *args, Py_ssiz
     uint32_t sown;
     int side, caps[2];
     if (need_args(n, 6, "playout") < 0 || get_position(args, &bd, &sown, &side) < 0) return NULL;
-    if (!PyArg_ParseTuple(args[3], "ii", &caps[0], &caps[1])) return NULL;
+    if (!PyTuple_Check(args[3]) || PyTuple_GET_SIZE(args[3]) != 2)
+        return PyErr_Format(PyExc_TypeError, "captured must be a tuple (south, north), got %R",
+                            args[3]);
+    for (int i = 0; i < 2; i++) {
+        PyObject *c = PyTuple_GET_ITEM(args[3], i);
+        long v = PyLong_Check(c) ? PyLong_AsLong(c) : -2;
+        if (v == -1 && PyErr_Occurred()) return NULL;
+        if (v < 0 || v > KC_SEEDS) /* the sums below stay far inside an int */
+            return PyErr_Format(PyExc_ValueError, "captured %R must be two ints 0..%d", args[3],
+                                KC_SEEDS);
+        caps[i] = (int)v;
+    }
     long max_plies = -1;
     if (args[5] != Py_None) {
         max_plies = PyLong_AsLong(args[5]);
@@ -292,7 +310,7 @@ static PyTypeObject RulesType = {
     .tp_basicsize = sizeof(RulesObject),
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_doc = "CoreRules(V3=False, V4=False, V6=False, V7=False, V8=False): native relay sowing",
-    .tp_new = PyType_GenericNew,
+    .tp_new = Rules_new,
     .tp_init = (initproc)Rules_init,
     .tp_methods = Rules_methods,
 };

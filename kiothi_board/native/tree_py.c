@@ -43,6 +43,14 @@ static int Tree_init(TreeObject *self, PyObject *args, PyObject *kwds) {
     if (!PyArg_ParseTupleAndKeywords(args, kwds, "O!OO", names, &RulesType, &rules, &weights,
                                      &aborted))
         return -1;
+    if (self->busy) { /* a search runs on these tables with the GIL released */
+        PyErr_SetString(PyExc_RuntimeError, "one search at a time per CoreTree");
+        return -1;
+    }
+    if (!PyExceptionClass_Check(aborted)) {
+        PyErr_Format(PyExc_TypeError, "aborted must be an exception class, got %R", aborted);
+        return -1;
+    }
     int32_t w[8];
     PyObject *seq = PySequence_Fast(weights, "weights must be a sequence of 8 ints");
     if (!seq) return -1;
@@ -66,6 +74,7 @@ static int Tree_init(TreeObject *self, PyObject *args, PyObject *kwds) {
     }
     Py_DECREF(seq);
     if (self->ready) kc_tree_free(&self->tree);
+    self->ready = 0; /* until the new tables exist */
     if (kc_tree_init(&self->tree) != 0) {
         PyErr_NoMemory();
         return -1;
@@ -93,6 +102,11 @@ static void Tree_dealloc(TreeObject *self) {
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
+#define KC_MAX_DEPTH 512
+#define KC_MAX_EXT 64
+
+/* Every method and getter first: a tree made by __new__ alone has no tables, and while a
+ * search runs (the GIL released) its tables are the search's. */
 static int idle(TreeObject *self) {
     if (!self->ready) {
         PyErr_SetString(PyExc_RuntimeError, "CoreTree not initialised");
@@ -100,6 +114,22 @@ static int idle(TreeObject *self) {
     }
     if (self->busy) {
         PyErr_SetString(PyExc_RuntimeError, "one search at a time per CoreTree");
+        return -1;
+    }
+    return 0;
+}
+
+/* A repetition count: an int 0..KC_MAX_COUNT (so that count + 1 never overflows). */
+#define KC_MAX_COUNT (1 << 20)
+static int get_count(PyObject *o, long *c) {
+    if (!PyLong_Check(o)) {
+        PyErr_Format(PyExc_TypeError, "a count must be an int, got %R", o);
+        return -1;
+    }
+    *c = PyLong_AsLong(o);
+    if (*c == -1 && PyErr_Occurred()) return -1;
+    if (*c < 0 || *c > KC_MAX_COUNT) {
+        PyErr_Format(PyExc_ValueError, "count %R out of range 0..%d", o, KC_MAX_COUNT);
         return -1;
     }
     return 0;
@@ -114,6 +144,11 @@ static PyObject *Tree_begin(TreeObject *self, PyObject *args, PyObject *kwds) {
                                      &clock, &deadline, &node_cap))
         return NULL;
     if (idle(self) < 0) return NULL;
+    if (node_cap < 0) return PyErr_Format(PyExc_ValueError, "node_cap must be >= 0, got %lld", node_cap);
+    if (stop != Py_None && !PyObject_HasAttrString(stop, "is_set"))
+        return PyErr_Format(PyExc_TypeError, "stop must be None or have is_set(), got %R", stop);
+    if (deadline != Py_None && !PyCallable_Check(clock))
+        return PyErr_Format(PyExc_TypeError, "clock must be callable with a deadline, got %R", clock);
     kc_tree *t = &self->tree;
     kc_counts_clear(&t->reps);
     if (history != Py_None) {
@@ -125,9 +160,15 @@ static PyObject *Tree_begin(TreeObject *self, PyObject *args, PyObject *kwds) {
             uint32_t sown;
             int side;
             long c;
-            if (key_parts(PyTuple_GET_ITEM(kv, 0), &bd, &sown, &side) < 0 ||
-                ((c = PyLong_AsLong(PyTuple_GET_ITEM(kv, 1))) == -1 && PyErr_Occurred())) {
+            if (!PyTuple_Check(kv) || PyTuple_GET_SIZE(kv) != 2) {
+                PyErr_Format(PyExc_TypeError, "game_history items must be (key, count), got %R", kv);
                 Py_DECREF(items);
+                return NULL;
+            }
+            if (key_parts(PyTuple_GET_ITEM(kv, 0), &bd, &sown, &side) < 0 ||
+                get_count(PyTuple_GET_ITEM(kv, 1), &c) < 0) {
+                Py_DECREF(items);
+                kc_counts_clear(&t->reps);
                 return NULL;
             }
             if (kc_counts_set(&t->reps, kc_key_of(&bd, sown, side), (int32_t)c) != 0) {
@@ -165,6 +206,11 @@ static PyObject *Tree_node(TreeObject *self, PyObject *const *args, Py_ssize_t n
         if (v[i] < -(1L << 30) - KC_INF || v[i] > (1L << 30) + KC_INF)
             return PyErr_Format(PyExc_OverflowError, "node argument %R out of range", args[3 + i]);
     }
+    /* The recursion goes at most depth + ext frames deep: both bounded, so no stack runs out. */
+    if (v[0] > KC_MAX_DEPTH)
+        return PyErr_Format(PyExc_ValueError, "depth %ld over the native core's %d", v[0], KC_MAX_DEPTH);
+    if (v[3] < 0 || v[3] > KC_MAX_EXT)
+        return PyErr_Format(PyExc_ValueError, "ext %ld out of range 0..%d", v[3], KC_MAX_EXT);
     kc_tree *t = &self->tree;
     self->busy = 1;
     self->pyerr = 0;
@@ -187,7 +233,8 @@ static PyObject *Tree_reps(TreeObject *self, PyObject *const *args, Py_ssize_t n
     kc_board bd;
     uint32_t sown;
     int side;
-    if (need_args(n, 3, "reps") < 0 || get_position(args, &bd, &sown, &side) < 0) return NULL;
+    if (need_args(n, 3, "reps") < 0 || idle(self) < 0 || get_position(args, &bd, &sown, &side) < 0)
+        return NULL;
     return PyLong_FromLong(kc_counts_get(&self->tree.reps, kc_key_of(&bd, sown, side)));
 }
 
@@ -198,15 +245,15 @@ static PyObject *Tree_set_reps(TreeObject *self, PyObject *const *args, Py_ssize
     if (need_args(n, 4, "set_reps") < 0 || idle(self) < 0 ||
         get_position(args, &bd, &sown, &side) < 0)
         return NULL;
-    long c = PyLong_AsLong(args[3]);
-    if (c == -1 && PyErr_Occurred()) return NULL;
-    if (c < 0) return PyErr_Format(PyExc_ValueError, "a count must not be negative");
+    long c;
+    if (get_count(args[3], &c) < 0) return NULL;
     if (kc_counts_set(&self->tree.reps, kc_key_of(&bd, sown, side), (int32_t)c) != 0)
         return PyErr_NoMemory();
     Py_RETURN_NONE;
 }
 
 static PyObject *Tree_repcut(TreeObject *self, PyObject *unused) {
+    if (idle(self) < 0) return NULL;
     self->tree.repcuts++;
     Py_RETURN_NONE;
 }
@@ -245,6 +292,7 @@ static PyObject *Tree_tt_store(TreeObject *self, PyObject *const *args, Py_ssize
 }
 
 static PyObject *Tree_tt_len(TreeObject *self, PyObject *unused) {
+    if (idle(self) < 0) return NULL;
     return PyLong_FromSize_t(self->tree.tt_used);
 }
 
@@ -265,18 +313,29 @@ static PyObject *Tree_evaluate(TreeObject *self, PyObject *const *args, Py_ssize
     kc_board bd;
     uint32_t sown;
     int side;
-    if (need_args(n, 3, "evaluate") < 0 || get_position(args, &bd, &sown, &side) < 0) return NULL;
+    if (need_args(n, 3, "evaluate") < 0 || idle(self) < 0 ||
+        get_position(args, &bd, &sown, &side) < 0)
+        return NULL;
     return PyLong_FromLong(kc_evaluate(&self->tree.w, &bd, sown, side));
 }
 
 static PyObject *Tree_get_hist(TreeObject *self, void *closure) {
+    if (idle(self) < 0) return NULL;
     PyObject *out = PyList_New(KC_PITS);
     if (!out) return NULL;
-    for (int i = 0; i < KC_PITS; i++) PyList_SET_ITEM(out, i, PyLong_FromLongLong(self->tree.hist[i]));
+    for (int i = 0; i < KC_PITS; i++) {
+        PyObject *v = PyLong_FromLongLong(self->tree.hist[i]);
+        if (!v) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyList_SET_ITEM(out, i, v);
+    }
     return out;
 }
 
 static PyObject *Tree_get_counter(TreeObject *self, void *closure) {
+    if (idle(self) < 0) return NULL;
     kc_tree *t = &self->tree;
     intptr_t which = (intptr_t)closure;
     return PyLong_FromLongLong(which == 0 ? t->nodes : which == 1 ? t->leaves : t->repcuts);

@@ -33,9 +33,14 @@ def main(argv: Sequence[str]) -> int:
     )
     p.add_argument("--days", type=int, default=5, help="days of fake time (default 5)")
     p.add_argument("--seed", type=int, default=12, help="the first day's crowd seed")
+    p.add_argument(
+        "--visitors", type=int, metavar="N", help="at most N visitors a day (default: the crowd)"
+    )
     args = p.parse_args(list(argv))
     if not 1 <= args.days <= 400:
         p.error(f"--days must be 1…400, got {args.days}")
+    if args.visitors is not None and args.visitors < 0:
+        p.error(f"--visitors must be 0 or more, got {args.visitors}")
     start = dt.datetime(2026, 5, 29, 7, 0, tzinfo=ZoneInfo(ZONE)).timestamp()
     shm = Path("/dev/shm")
     state = Path(tempfile.mkdtemp(prefix="kiothi-bench-", dir=shm if shm.is_dir() else None))
@@ -48,13 +53,14 @@ def main(argv: Sequence[str]) -> int:
         d.confirm_reset()
         for k in range(args.days):
             crowd = Crowd(args.seed + k)
-            for v in crowd.visitors:
+            visitors = crowd.visitors[: args.visitors]
+            for v in visitors:
                 v.at += k * DAY_S
                 d.serve(v)
             d.idle_until((k + 1) * DAY_S)
             rss.append(board.rss_kb())
             print(
-                f"day {k + 1}: {len(crowd.visitors)} visitors, {len(d.game_ids)} games so far, "
+                f"day {k + 1}: {len(visitors)} visitors, {len(d.game_ids)} games so far, "
                 f"{sum(d.sent.values())} presses; RSS {rss[-1] / 1024:.1f} MB; "
                 f"wall {time.perf_counter() - began:.0f} s",
                 flush=True,

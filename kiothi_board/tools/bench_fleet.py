@@ -114,6 +114,9 @@ def main(argv: Sequence[str]) -> int:
     p.add_argument("--broker", default="mqtt://127.0.0.1:1883")
     p.add_argument("--autoplay", type=float, default=0.5, help="seconds between presses per board")
     p.add_argument(
+        "--settle", type=float, default=2.0, help="seconds for the boards to connect first"
+    )
+    p.add_argument(
         "--soak",
         type=float,
         metavar="SECONDS",
@@ -132,37 +135,61 @@ def main(argv: Sequence[str]) -> int:
          "--prefix", prefix, "--port", str(port)],
         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
     )  # fmt: skip
-    assert dashboard.stdout is not None
-    dashboard.stdout.readline()  # "fleet dashboard on …": it is listening
-    sent: dict[tuple[str, int], float] = {}
-    with tempfile.TemporaryDirectory() as tmp:
-        boards = _boards(args.boards, args.broker, prefix, Path(tmp), args.autoplay)
-        for b in boards:
-            name = b.config["mqtt"]["board_id"]
-            b.api.dispatcher.add_tap(
-                lambda kind, msg, line, name=name: sent.__setitem__(
-                    (name, msg["seq"]), time.monotonic()
-                )
-            )
-        stop = threading.Event()
-        ticker = threading.Thread(target=_tick, args=(boards, stop), daemon=True)
-        time.sleep(2.0)  # let every board connect and the dashboard fill its table
-        cpu0, rss0 = _proc_usage(dashboard.pid)
-        published0 = sum(b.mqtt.published for b in boards)
-        ticker.start()
-        started = time.monotonic()
-        latencies = asyncio.run(_watch(f"http://127.0.0.1:{port}/ws", sent, args.seconds))
-        elapsed = time.monotonic() - started
-        cpu1, rss1 = _proc_usage(dashboard.pid)
-        published = sum(b.mqtt.published for b in boards) - published0
+    boards: list[Any] = []
+    stop = threading.Event()
+    ticker = threading.Thread(target=_tick, args=(boards, stop), daemon=True)
+    try:
+        assert dashboard.stdout is not None
+        if not dashboard.stdout.readline():  # "fleet dashboard on …": it is listening
+            print(f"bench fleet: the dashboard did not start (exit {dashboard.wait()})")
+            return 1
+        with tempfile.TemporaryDirectory() as tmp:
+            boards += _boards(args.boards, args.broker, prefix, Path(tmp), args.autoplay)
+            figures = _run(args, boards, dashboard.pid, port, ticker)
+    finally:
+        # Every child and thread is stopped, whatever failed: no dashboard left running.
         stop.set()
-        ticker.join()
+        if ticker.is_alive():
+            ticker.join()
         for b in boards:
             b.close()
-    dashboard.terminate()
-    dashboard.wait(10)
-    _report(args, latencies, published, elapsed, (cpu0, rss0, cpu1, rss1))
+        dashboard.terminate()
+        try:
+            dashboard.wait(10)
+        except subprocess.TimeoutExpired:
+            dashboard.kill()
+            dashboard.wait()
+    _report(args, *figures)
     return 0
+
+
+def _published(boards: list[Any]) -> int:
+    """Messages the boards' MQTT doors published (their `health`'s mqtt.published)."""
+    return sum(int(b.api.dispatcher.health()["mqtt"]["published"]) for b in boards)
+
+
+def _run(
+    args: argparse.Namespace, boards: list[Any], pid: int, port: int, ticker: threading.Thread
+) -> tuple[list[float], int, float, tuple[float, float, float, float]]:
+    """The measured run: latencies, messages published, seconds, the dashboard's usage."""
+    sent: dict[tuple[str, int], float] = {}
+    for b in boards:
+        name = b.config["mqtt"]["board_id"]
+        b.api.dispatcher.add_tap(
+            lambda kind, msg, line, name=name: sent.__setitem__(
+                (name, msg["seq"]), time.monotonic()
+            )
+        )
+    time.sleep(args.settle)  # let every board connect and the dashboard fill its table
+    cpu0, rss0 = _proc_usage(pid)
+    published0 = _published(boards)
+    ticker.start()
+    started = time.monotonic()
+    latencies = asyncio.run(_watch(f"http://127.0.0.1:{port}/ws", sent, args.seconds))
+    elapsed = time.monotonic() - started
+    cpu1, rss1 = _proc_usage(pid)
+    published = _published(boards) - published0
+    return latencies, published, elapsed, (cpu0, rss0, cpu1, rss1)
 
 
 def _report(

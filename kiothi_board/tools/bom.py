@@ -21,11 +21,7 @@ from kiothi_board.errors import ConfigError
 from kiothi_board.hardware.layout import estimate_milliamps
 from kiothi_board.hardware.pinmap import PIT_NAMES, PinMap, load_map
 from kiothi_board.hardware.registry import map_from_config
-from kiothi_board.hardware.spi_transfer import (
-    RECOMMENDED_BUFSIZ,
-    SPIDEV_DEFAULT_BUFSIZ,
-    frame_bytes,
-)
+from kiothi_board.hardware.spi_transfer import frame_bytes, needed_bufsiz
 from kiothi_board.helptext import DefaultsFormatter
 
 RINGS = {  # LEDs per ring → (part, part number, outer diameter)
@@ -83,7 +79,7 @@ def budget(config: Config) -> Budget:
     rings = len(PIT_NAMES)
     after = tuple(round(i * rings / (feeds - 1)) for i in range(feeds))
     spi_bytes = frame_bytes(count)
-    bufsiz = 0 if spi_bytes <= SPIDEV_DEFAULT_BUFSIZ else RECOMMENDED_BUFSIZ
+    bufsiz = needed_bufsiz(count)
     return Budget(
         rings=rings,
         leds_per_ring=per_ring,

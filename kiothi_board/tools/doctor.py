@@ -31,7 +31,7 @@ from kiothi_board.hardware.pinmap import PIT_NAMES, check_map
 from kiothi_board.hardware.protocols import PixelSink
 from kiothi_board.hardware.registry import map_from_config
 from kiothi_board.helptext import RawDefaultsFormatter
-from kiothi_board.tools import bom, doctor_checks, doctor_system
+from kiothi_board.tools import bom, doctor_checks, doctor_system, doctor_usb
 from kiothi_board.tools.doctor_checks import Check
 from kiothi_board.tools.doctor_io import GpioLevels, LinkLevels, RawInputs
 
@@ -152,13 +152,17 @@ class Doctor:
         board = self.config["board"]
         if board["input"] != "coprocessor":
             return Check("link", "skip", "no co-processor configured")
+        # Which device is (or is not) behind the port: its USB id and path, or the Picos on USB.
+        usb, usb_data = doctor_usb.found(self.root, board["port"])
+        there = doctor_usb.of_port(self.root, board["port"]) is not None
         try:
             self.link = self.link_factory(board["port"])
         except KiothiError as exc:
-            return Check("link", "fail", _busy(str(exc)))
+            return Check("link", "fail", f"{_busy(str(exc))}; {usb}", usb_data)
         if not self.link.wait_up(self.link_timeout):
             why = self.link.error or "no HELLO_ACK"
-            return Check("link", "fail", f"{board['port']}: no answer: {why}")
+            usb = f"; {usb}" if there else ""
+            return Check("link", "fail", f"{board['port']}: no answer: {why}{usb}", usb_data)
         info = self.link.device
         assert info is not None
         version = ".".join(map(str, info.firmware))
@@ -166,7 +170,9 @@ class Doctor:
             f"{board['port']}: firmware {version}, protocol {info.protocol}, {info.pits} pits, "
             f"{info.controls} controls"
         )
-        data = {"firmware": version, "pits": info.pits, "controls": info.controls}
+        if there:
+            detail += f"; {usb}"
+        data = {"firmware": version, "pits": info.pits, "controls": info.controls, **usb_data}
         if not info.updatable:
             detail += "; no update mode: kiothi-board firmware install explains the recovery"
             return Check("link", "warn", detail, data)

@@ -138,7 +138,7 @@ def spi(config: Config, root: Path, model: str | None) -> Check:
             "no /dev/spidev0.0: add dtparam=spi=on and dtoverlay=spi0-0cs to "
             "/boot/firmware/config.txt and reboot",
         )
-    transfer = plan(bom.budget(config).leds, read_bufsiz(root))
+    transfer = plan(bom.budget(config).leds, read_bufsiz(root), root)
     if transfer.problem:
         return Check("spi", "fail", transfer.problem, {"transfers": transfer.transfers})
     problems = []

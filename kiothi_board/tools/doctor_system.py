@@ -61,11 +61,26 @@ def i2c(pin_map: PinMap, root: Path, model: str | None) -> Check:
     return Check(
         "i2c",
         "fail",
-        f"I2C is on ({'; '.join(found)}), but {' and '.join(wired)} are its pins. Fix: in "
-        "/boot/firmware/config.txt replace dtparam=i2c_arm=on by dtparam=i2c_arm=off, "
-        "then reboot",
+        f"I2C is on ({'; '.join(found)}), but {' and '.join(wired)} are its pins. "
+        f"{i2c_fix(root, model)}, then reboot",
         {"evidence": found},
     )
+
+
+def i2c_fix(root: Path, model: str | None) -> str:
+    """The config.txt edit that turns I2C1 off: the line as it is written there, and the same
+    line with only its I2C parameter set to off (a bare `dtparam=i2c_arm`, or one of
+    several parameters on one line, stays recognisable)."""
+    found = boot_i2c(root, model)
+    if found is None:
+        name = next((n for n in BOOT_CONFIGS if (root / n).exists()), BOOT_CONFIGS[0])
+        return f"Fix: add the lines [all] and dtparam=i2c_arm=off at the end of /{name}"
+    name, line = found
+    params = []
+    for param in line.split("=", 1)[1].split(","):
+        key = param.partition("=")[0].strip()
+        params.append(f"{key}=off" if key in I2C_PARAMS else param.strip())
+    return f"Fix: in /{name} replace the line {line} by dtparam={','.join(params)}"
 
 
 def i2c_evidence(root: Path, model: str | None) -> list[str]:
@@ -99,6 +114,12 @@ def _dt_string(path: Path) -> str | None:
 def boot_i2c_line(root: Path, model: str | None) -> str | None:
     """The config.txt line that turns I2C1 on at the next boot (the last one that applies to
     `model` wins), or None."""
+    found = boot_i2c(root, model)
+    return None if found is None else found[1]
+
+
+def boot_i2c(root: Path, model: str | None) -> tuple[str, str] | None:
+    """(the config.txt read, as a path under root; the line that turns I2C1 on), or None."""
     for name in BOOT_CONFIGS:
         try:
             text = (root / name).read_text(errors="replace")
@@ -121,7 +142,7 @@ def boot_i2c_line(root: Path, model: str | None) -> str | None:
             key, _, value = (part.strip() for part in param.partition("="))
             if key in I2C_PARAMS:
                 on = line if value.lower() in ("", "on", "true", "yes", "okay") else None
-    return on
+    return None if on is None else (name, on)
 
 
 def _section_applies(name: str, model: str | None, applies: bool) -> bool:
@@ -151,16 +172,27 @@ def gpiochip(root: Path, model: str | None, gpiozero_version: str | None) -> Che
         return Check("gpiochip", "ok", f"gpiozero {gpiozero_version} opens /dev/gpiochip0 here")
     fixed = _release(gpiozero_version) >= (2, 0, 1, 3)
     dev = root / "dev"
+    if not any(dev.glob("gpiochip*")):
+        return Check(
+            "gpiochip",
+            "fail",
+            "no /dev/gpiochip* at all: this kernel shows no GPIO chip (not a Pi 5 kernel, whose "
+            "RP1 driver makes the header's chip, or a container without the host's /dev). Fix: "
+            "boot Raspberry Pi OS's Pi 5 kernel (sudo apt install linux-image-rpi-2712, then "
+            "reboot), or give the container /dev/gpiochip*",
+        )
     chip = "gpiochip4" if not fixed or (dev / "gpiochip4").exists() else "gpiochip0"
     opens = f"gpiozero {gpiozero_version} opens /dev/{chip}"
     if not (dev / chip).exists():
+        rp1 = _rp1_chip(root)
+        where = f"{rp1} here" if rp1 else "whatever its number"
         return Check(
             "gpiochip",
             "fail",
             f"{opens} on a Pi 5, and there is none (since Linux 6.6.45 the header's GPIOs are "
             "gpiochip0, gpiozero#1166). Fix: run sudo scripts/install.sh again (its udev rule "
-            "links /dev/gpiochip4 to gpiochip0), or sudo /opt/kiothi-board/venv/bin/pip "
-            "install 'gpiozero>=2.0.1.post3'",
+            f"links /dev/gpiochip4 to the RP1's chip, {where}), or "
+            "sudo /opt/kiothi-board/venv/bin/pip install 'gpiozero>=2.0.1.post3'",
         )
     real = Path(os.path.realpath(dev / chip)).name
     via = f" (→ {real})" if real != chip else ""
@@ -175,6 +207,14 @@ def gpiochip(root: Path, model: str | None, gpiozero_version: str | None) -> Che
         )
     what = ", the header's RP1" if compatible == RP1_GPIO else ""
     return Check("gpiochip", "ok", f"{opens}{via}{what}")
+
+
+def _rp1_chip(root: Path) -> str | None:
+    """The name of the RP1's GPIO chip (the header's on a Pi 5) in sysfs, or None."""
+    for node in sorted((root / "sys/bus/gpio/devices").glob("gpiochip*")):
+        if _dt_string(node / "of_node/compatible") == RP1_GPIO:
+            return node.name
+    return None
 
 
 def _board_type(root: Path) -> int | None:

@@ -57,3 +57,25 @@ def i2c_on_in_device_tree(root: Path, status: str = "okay") -> None:
     (tree / "__symbols__/i2c_arm").write_bytes(b"/soc/i2c@7e804000\x00")
     (tree / "soc/i2c@7e804000").mkdir(parents=True)
     (tree / "soc/i2c@7e804000/status").write_bytes(status.encode() + b"\x00")
+
+
+def pico_on_usb(root: Path, product: str, *, tty: str | None = None, link: bool = True) -> Path:
+    """A Pico at USB path 1-1 (a Pi 5's USB bus) with id 2e8a:`product`; `tty` gives it a
+    USB serial interface (/dev/TTY, /sys/class/tty/TTY), `link` udev's /dev/kiothi-io."""
+    bus = root / "sys/devices/platform/axi/1000120000.pcie/1f00200000.usb/xhci-hcd.0/usb1"
+    device = bus / "1-1"
+    device.mkdir(parents=True)
+    (device / "idVendor").write_text("2e8a\n")
+    (device / "idProduct").write_text(f"{product}\n")
+    (root / "sys/bus/usb/devices").mkdir(parents=True, exist_ok=True)
+    (root / "sys/bus/usb/devices/1-1").symlink_to(device)
+    (root / "dev").mkdir(exist_ok=True)
+    if tty is not None:
+        interface = device / "1-1:1.0"
+        (interface / "tty" / tty).mkdir(parents=True)
+        (root / "sys/class/tty" / tty).mkdir(parents=True)
+        (root / "sys/class/tty" / tty / "device").symlink_to(interface)
+        (root / "dev" / tty).touch()
+        if link:
+            (root / "dev/kiothi-io").symlink_to(tty)
+    return root

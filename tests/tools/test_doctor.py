@@ -320,6 +320,43 @@ def test_doctor_on_a_pi_without_the_bufsiz_fix_fails_with_the_fix(
     assert checks["leds"].status == "fail" and "spidev.bufsiz=32768" in checks["leds"].detail
 
 
+@pytest.mark.parametrize(
+    ("cmdline", "running", "fix"),
+    [
+        (
+            "spidev.bufsiz=8192",
+            8192,
+            "/boot/firmware/cmdline.txt sets spidev.bufsiz=8192, too small: sudo "
+            "scripts/install.sh raises it to 32768 (or change it to spidev.bufsiz=32768 "
+            "yourself), then reboot",
+        ),
+        (
+            "spidev.bufsiz=32768",
+            4096,
+            "/boot/firmware/cmdline.txt has spidev.bufsiz=32768, which the running kernel did "
+            "not read: reboot",
+        ),
+        ("", 4096, "add spidev.bufsiz=32768 to the single line of /boot/firmware/cmdline.txt"),
+    ],
+)
+def test_the_bufsiz_fix_says_what_the_installer_does(
+    clock: FakeClock, pi_root: Path, cmdline: str, running: int, fix: str
+) -> None:
+    """Issue 30 item 13: with a smaller bufsiz in cmdline.txt the fix said to add one."""
+    (pi_root / "sys/module/spidev/parameters/bufsiz").write_text(f"{running}\n")
+    (pi_root / "boot/firmware").mkdir(parents=True)
+    (pi_root / "boot/firmware/cmdline.txt").write_text(f"console=tty1 {cmdline} rootwait\n")
+    config = validate(
+        {"board": {"input": "sim"}, "leds": {"output": "neopixel", "leds_per_ring": 24}}
+    )
+    doctor = Doctor(
+        config, clock=clock, prompt=lambda _: None, root=pi_root, state_dir=str(pi_root)
+    )
+    spi = {c.name: c for c in doctor.run(leds=False, press=False)}["spi"]
+    assert spi.status == "fail" and f"11648 SPI bytes but spidev.bufsiz is {running}" in spi.detail
+    assert spi.detail.endswith(fix) or f"{fix} and reboot" in spi.detail
+
+
 @pytest.mark.parametrize("first", ["S7", "S8"])
 def test_a_short_is_found_whichever_edge_comes_first(
     mock_factory: Any, clock: FakeClock, pi_root: Path, first: str
