@@ -44,13 +44,19 @@ lint: setup
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy --strict kiothi_board
 
-# The suite on every core (pytest-xdist; tests that start daemons and services use free
-# ports and their own directories, so they run side by side). Soaks are left out: `make soak`.
-# Then the rules and the AI again on their Python path (KIOTHI_CORE=python; by default they
-# run on the native core, kiothi_board/native).
-test: lint
-	$(VENV)/bin/pytest -n auto --dist worksteal
-	KIOTHI_CORE=python $(VENV)/bin/pytest -n auto --dist worksteal tests/rules tests/ai tests/test_players.py
+# The suite on two workers a core (pytest-xdist; tests that start daemons and services use
+# free ports and their own directories, so they run side by side; many tests wait on another
+# process, a browser or a real timeout, and a second worker a core fills those waits).
+# Soaks are left out: `make soak`. Then the rules and the AI again on their Python path
+# (KIOTHI_CORE=python; by default they run on the native core, kiothi_board/native).
+# The last line says how long it took, lint included (README.md states the figures).
+WORKERS ?= $(shell echo $$(( $$(nproc) * 2 )))
+test:
+	@start=$$(date +%s); \
+	$(MAKE) --no-print-directory lint && \
+	$(VENV)/bin/pytest -n $(WORKERS) --dist worksteal && \
+	KIOTHI_CORE=python $(VENV)/bin/pytest -n $(WORKERS) --dist worksteal tests/rules tests/ai tests/test_players.py; \
+	status=$$?; echo "make test: $$(( $$(date +%s) - start )) s"; exit $$status
 
 # The long soaks: 200 SIGKILLs of the daemon at random points, the 1 M-position differential
 # of the two cores of the rules, and the like (minutes).

@@ -2,7 +2,7 @@
 
 Fixtures: the goldens flag, a gpiozero MockFactory, a fake clock, a recording pixel sink,
 a pseudo-terminal pair, and the redis-servers and mosquitto brokers the tests start (and
-kill) on free loopback ports: no test uses a service it did not start. `wait_until` is the
+kill) on free loopback ports: no test uses a service it did not start. `poll_until` is the
 one bounded poll, for state in another process or thread that cannot notify us.
 """
 
@@ -19,13 +19,15 @@ import time
 import tty
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 from hypothesis import settings
 
 from kiothi_board.clock import FakeClock
 from kiothi_board.hardware.fakes import FakePixelSink
+
+T = TypeVar("T")
 
 # Hypothesis fails an example that takes over 200 ms by default: on a loaded machine that is
 # the machine, not the code. Properties are checked for what they say, never for speed.
@@ -58,6 +60,13 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     if len(keep) != len(items):
         config.hook.pytest_deselected(items=[i for i in items if i not in keep])
         items[:] = keep
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """The worker's shared Chromium (tests/browser.py) closes with the session."""
+    from tests.browser import shutdown
+
+    shutdown()
 
 
 @pytest.fixture
@@ -99,20 +108,39 @@ SERVICE_START_S = 30.0
 """How long a service the tests start may take to answer (a loaded machine is slow)."""
 
 
-def wait_until(predicate: Callable[[], object], timeout: float = 30.0) -> bool:
-    """Poll `predicate` until it is true (True) or `timeout` seconds pass (False).
+def poll_until(
+    predicate: Callable[[], T], what: str, timeout: float = 30.0, every: float = 0.01
+) -> T:
+    """Poll `predicate` every `every` s until it is truthy, and return its value; after
+    `timeout` s, fail with an AssertionError naming `what` was awaited.
 
-    Only for what cannot notify us (another process, a server's state); wait on an
-    event or advance the fake clock wherever possible.
+    The one wait of the suite for what cannot notify us (another process, a server's
+    state, a thread's progress): never a bare sleep. Wait on an event or advance the fake
+    clock wherever possible.
     """
+    found = _poll(predicate, timeout, every)
+    if found is None:
+        raise AssertionError(f"timed out after {timeout:g} s waiting for {what}")
+    return found[0]
+
+
+def wait_until(predicate: Callable[[], object], timeout: float = 30.0) -> bool:
+    """`poll_until` for a caller that handles the timeout itself: True, or False when
+    `timeout` seconds passed first."""
+    return _poll(predicate, timeout, 0.01) is not None
+
+
+def _poll(predicate: Callable[[], T], timeout: float, every: float) -> tuple[T] | None:
+    """The poll itself: (the truthy value,), or None once `timeout` seconds passed."""
     deadline = time.monotonic() + timeout
     pause = threading.Event()  # never set: a bounded pause between polls
     while True:
-        if predicate():
-            return True
+        value = predicate()
+        if value:
+            return (value,)
         if time.monotonic() >= deadline:
-            return False
-        pause.wait(0.01)
+            return None
+        pause.wait(every)
 
 
 # -- a pseudo-terminal pair (the serial cable) ----------------------------------------------

@@ -8,6 +8,7 @@ machine. `wait_js` waits under the same policy.
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import pytest
@@ -46,3 +47,26 @@ def test_wait_js_waits_under_the_same_csp() -> None:
         assert wait_js(page, "window.ready") == "yes"
         with pytest.raises(PageWaitTimeout, match="never showed"):
             wait_js(page, "window.never === true", timeout=500)
+
+
+def test_each_test_gets_a_fresh_context_of_the_one_shared_browser() -> None:
+    """One Chromium a worker (tests/browser.py): a later `chromium()` gets the same browser
+    with none of the earlier pages, cookies or storage, and between the two `asyncio.run`
+    works (Playwright's loop is not left marked as this thread's running loop)."""
+
+    async def answer() -> int:
+        return 42
+
+    with chromium() as browser:
+        page = browser.new_page()
+        _serve(page)
+        page.evaluate("localStorage.setItem('seen', 'yes')")
+        first = browser.shared
+        assert len(browser.contexts) == 1
+    assert asyncio.run(answer()) == 42
+    with chromium() as browser:
+        assert browser.contexts == [], "the last test's pages were closed"
+        assert browser.shared is first, "one Chromium for the worker"
+        page = browser.new_page()
+        _serve(page)
+        assert page.evaluate("localStorage.getItem('seen')") is None

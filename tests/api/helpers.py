@@ -120,13 +120,24 @@ def socket_client(sock: socket.socket) -> LineClient:
     return LineClient(sock.sendall, lambda: sock.recv(65536))
 
 
-def pty_client(master: int) -> LineClient:
+class PtyClient(LineClient):
+    """A LineClient on a pseudo-terminal; `polls[0]` counts its reader's waits on it."""
+
+    def __init__(
+        self, send: Callable[[bytes], None], recv: Callable[[], bytes], polls: list[int]
+    ) -> None:
+        self.polls = polls
+        super().__init__(send, recv)
+
+
+def pty_client(master: int) -> PtyClient:
     """A LineClient on the master end of a pseudo-terminal.
 
     Its reader stops when the descriptor no longer is that terminal: once the test closes
     the pty, the same number may be handed to the next file opened (the next test's config,
     say), and a reader still polling it would steal that file's bytes.
     """
+    polls = [0]
     st = os.fstat(master)
     identity = (st.st_dev, st.st_ino, st.st_rdev)
 
@@ -139,6 +150,7 @@ def pty_client(master: int) -> LineClient:
 
     def recv() -> bytes:
         while same():
+            polls[0] += 1
             r, _, _ = select.select([master], [], [], 0.2)
             if r and same():
                 return os.read(master, 65536)
@@ -150,7 +162,7 @@ def pty_client(master: int) -> LineClient:
             n = os.write(master, view)
             view = view[n:]
 
-    return LineClient(send, recv)
+    return PtyClient(send, recv, polls)
 
 
 class Ticker:

@@ -14,6 +14,7 @@ from kiothi_board.store.sqlite import SqliteStore
 from tests.api.daemon_proc import DaemonProc
 from tests.api.helpers import socket_client, validator
 from tests.api.wire import RawWebSocket, http
+from tests.conftest import poll_until
 
 PAGES = 300
 TOKEN = "attack-test-token-0123456789"
@@ -102,11 +103,8 @@ def test_clients_that_never_read_are_cut_off_and_their_memory_released(
             peak = max(peak, d.rss_kb())
             assert time.monotonic() < deadline, "the non-readers were not cut off"
         for s in socks:  # the board has closed them (the log may come a moment before)
-            with pytest.raises(OSError):
-                until = time.monotonic() + 5
-                while time.monotonic() < until:
-                    s.sendall(line)
-                    time.sleep(0.01)
+            with pytest.raises(OSError):  # sendall raises once the board closed it
+                poll_until(lambda s=s: s.sendall(line), "the board to close a non-reader", 5)
         for s in socks:
             s.close()
         ws.close()

@@ -7,11 +7,10 @@ and the reader ate the config file's bytes."""
 from __future__ import annotations
 
 import os
-import time
 from pathlib import Path
 
 from tests.api.helpers import pty_client
-from tests.conftest import PtyPair
+from tests.conftest import PtyPair, poll_until
 
 
 def test_a_closed_ptys_reader_does_not_read_the_next_file_with_its_number(
@@ -21,13 +20,13 @@ def test_a_closed_ptys_reader_does_not_read_the_next_file_with_its_number(
     path.write_bytes(b"[game]\nmode = 'two'\n")
     pair = PtyPair()
     client = pty_client(pair.master)
-    time.sleep(0.05)  # the reader is waiting in select() on the terminal
+    poll_until(lambda: client.polls[0] >= 1, "the reader to wait on the terminal")
     number = pair.master
     pair.close()
     fd = os.open(path, os.O_RDONLY)  # the lowest free number: most likely the terminal's
     try:
-        time.sleep(0.6)  # the reader's select() times out and polls again
+        # The reader's select() times out and it looks again: it sees the terminal gone.
+        assert client.closed.wait(30), "the reader stopped with its terminal"
         assert os.read(fd, 100) == b"[game]\nmode = 'two'\n", f"fd {fd} (was {number})"
     finally:
         os.close(fd)
-    assert client.closed.wait(30), "the reader stopped with its terminal"

@@ -13,7 +13,7 @@ from kiothi_board.api import Dispatcher
 from kiothi_board.api.redis_bus import RedisBus
 from kiothi_board.board import Board
 from tests.api.helpers import validator
-from tests.conftest import RedisServer, wait_until
+from tests.conftest import RedisServer, poll_until
 
 
 @pytest.fixture
@@ -24,7 +24,7 @@ def redis_proc(make_redis_server: type[RedisServer]) -> RedisServer:
 
 def _wait(pred: Any, timeout: float = 30.0) -> None:
     """Poll `pred` (state in another process cannot notify us) until true or timeout."""
-    assert wait_until(pred, timeout), "condition not met in time"
+    poll_until(pred, "the redis bus's state", timeout)
 
 
 def test_state_events_commands_and_a_redis_restart_mid_game(

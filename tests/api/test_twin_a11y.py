@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import json
 import re
-import time
 from typing import Any
 
 from kiothi_board.controller import Controller
 from tests.api.twin_harness import PIN, Twin, no_horizontal_scroll, serve
 from tests.browser import WAIT_MS, chromium, wait_js
+from tests.conftest import poll_until
 
 LABEL = re.compile(r"^(?P<pit>[SN]\d+), (?P<n>\d+) seeds?(?:, (?P<rest>.*))?$")
 
@@ -38,13 +38,9 @@ def progress(twin: Twin) -> str:
 def settle(twin: Twin, page: Any, before: str | None) -> None:
     """Wait until the controller took the press (and the AI is not mid-thought), then until
     the page shows its line."""
-    deadline = time.monotonic() + WAIT_MS / 1000
-    while before is not None and progress(twin) == before:
-        assert time.monotonic() < deadline, "the press was never taken"
-        time.sleep(0.01)
-    while twin.ctl.state().get("thinking"):
-        assert time.monotonic() < deadline, "the AI never answered"
-        time.sleep(0.01)
+    if before is not None:
+        poll_until(lambda: progress(twin) != before, "the press to be taken", WAIT_MS / 1000)
+    poll_until(lambda: not twin.ctl.state().get("thinking"), "the AI's answer", WAIT_MS / 1000)
     twin.synced(page)
 
 
@@ -194,10 +190,7 @@ def test_the_first_tab_into_the_board_lands_on_the_pit_the_guide_asks_for() -> N
         page = twin.page({"width": 1280, "height": 800})
         ctl.call("new_game", mode="ai", sides="S", level=3, pace="step", variant={})
         ctl.press(0, hold=True)  # South passes; the AI lifts, and South's hand places its seeds
-        deadline = time.monotonic() + WAIT_MS / 1000
-        while not ctl.state().get("expect"):
-            assert time.monotonic() < deadline, "the guide never asked for a pit"
-            time.sleep(0.01)
+        poll_until(lambda: ctl.state().get("expect"), "the guide to ask for a pit", WAIT_MS / 1000)
         settle(twin, page, None)
         want = ctl.state()["expect"]
         assert want != "S1", "the check needs a pit other than the roving default"

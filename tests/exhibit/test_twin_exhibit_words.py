@@ -10,7 +10,6 @@ import json
 import os
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -20,6 +19,7 @@ import pytest
 from kiothi_board.tools.exhibit_day import Client
 from tests.api.helpers import ARTIFACTS
 from tests.browser import WAIT_MS, chromium, wait_js
+from tests.conftest import poll_until
 
 PIN = "24681357"
 START = [0, 0, 0, 0, 0, 6, 6, 6, 6, 6, 0, 0, 0, 0, 0, 6, 6, 6, 6, 6]
@@ -32,7 +32,7 @@ class Sim:
     """`kiothi-board run --sim --fake-clock` in exhibition mode, and its Unix socket."""
 
     def __init__(self, tmp: Path, extra: str = "") -> None:
-        sock = tmp / "api.sock"
+        sock = self.sock = tmp / "api.sock"
         (tmp / "c.toml").write_text(f"""{extra}
 [game]
 over_seconds = 30
@@ -60,13 +60,13 @@ burst = 1000000
                 stdout=subprocess.DEVNULL, stderr=err, stdin=subprocess.DEVNULL,
                 env={**os.environ},
             )  # fmt: skip
-        deadline = time.monotonic() + 60
-        while not sock.exists() or "web page is at " not in self.log.read_text():
-            assert self.proc.poll() is None, self.log.read_text()
-            assert time.monotonic() < deadline, "the daemon did not open its doors"
-            time.sleep(0.05)  # polling a process's start-up (bounded), not synchronising
+        poll_until(self._doors_open, "the daemon to open its doors", 60)
         self.ask = Client(sock)
         self.url = self.log.read_text().split("web page is at ")[1].split()[0]
+
+    def _doors_open(self) -> bool:
+        assert self.proc.poll() is None, self.log.read_text()
+        return self.sock.exists() and "web page is at " in self.log.read_text()
 
     def advance(self, seconds: float, **args: Any) -> dict[str, Any]:
         return self.ask("sim.advance", seconds=seconds, step=0.5, **args)

@@ -13,8 +13,7 @@ import pytest
 
 from kiothi_board.fleet.acl import SHIPPED_CONF
 from kiothi_board.fleet.acl import fleet_acl as acl_for
-from tests.conftest import Mosquitto, free_port
-from tests.conftest import wait_until as poll_until
+from tests.conftest import Mosquitto, free_port, poll_until
 
 USERS = {
     "staff": "staff-secret-pass",  # in every board's mqtt.staff_users: controls
@@ -37,9 +36,8 @@ ACL = fleet_acl()
 
 
 def wait_until(pred: Callable[[], object], timeout: float, what: str) -> None:
-    """The shared poll (tests/conftest.py), failing with what was awaited."""
-    if not poll_until(pred, timeout):
-        raise AssertionError(f"timed out after {timeout} s waiting for {what}")
+    """The shared poll (tests/conftest.py `poll_until`), failing with what was awaited."""
+    poll_until(pred, what, timeout)
 
 
 # Lines of the shipped config the tests' broker does not take: the deployment's own (port,

@@ -8,7 +8,7 @@ from typing import Any
 
 from kiothi_board.api import start_api
 from kiothi_board.board import Board
-from kiothi_board.clock import SystemClock
+from kiothi_board.clock import FakeClock, SystemClock
 from kiothi_board.hardware.fakes import FakePixelSink
 from kiothi_board.store.memory import MemoryStore
 from tests.api.helpers import Ticker
@@ -19,15 +19,21 @@ LANGS = ("en", "sw", "fr", "de")
 
 @contextmanager
 def served(
-    setup: Callable[[Any], None] | None = None, langs: tuple[str, ...] = LANGS
+    setup: Callable[[Any], None] | None = None,
+    clock: FakeClock | None = None,
+    langs: tuple[str, ...] = LANGS,
 ) -> Iterator[tuple[Board, str]]:
-    """A board speaking `langs` on a free web port (with the staff token and PIN): (board, url)."""
+    """A board speaking `langs` on a free web port (with the staff's token and PIN): (board, url).
+
+    On the system clock a thread ticks it, as the daemon's loop does; on a fake `clock` the
+    test ticks it as it advances the clock (no LED animation runs while nothing happens)."""
     board = Board(
-        sink=FakePixelSink(leds_per_ring=16, keep=50), clock=SystemClock(), store=MemoryStore(),
+        sink=FakePixelSink(leds_per_ring=16, keep=50), clock=clock or SystemClock(),
+        store=MemoryStore(),
         opponent_factory=lambda level: LiftingOpponent(), flow_seconds=0.01, over_seconds=-1,
         resume=False, languages=langs,
     )  # fmt: skip
-    ticker = Ticker(board)
+    ticker = Ticker(board) if clock is None else None
     cfg = {
         "tcp_port": None, "web_port": 0, "sim": True, "token": TOKEN, "staff_pin": PIN,
         "languages": langs,
@@ -36,5 +42,6 @@ def served(
         with start_api(board, cfg, setup=setup) as server:
             yield board, f"http://127.0.0.1:{server.web_port}/"
     finally:
-        ticker.close()
+        if ticker is not None:
+            ticker.close()
         board.close()

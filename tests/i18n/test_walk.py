@@ -5,7 +5,6 @@ the screen (text, titles, labels, the How-to-play panel), at every stage of the 
 from __future__ import annotations
 
 import random
-import time
 from typing import Any
 
 import pytest
@@ -35,11 +34,10 @@ PAGE_TEXT = """() => {
 }"""
 
 
-def _play(
-    board: Board, seen: Any, limit: int = 4000, clock: FakeClock | None = None
-) -> dict[str, Any]:
+def _play(board: Board, seen: Any, clock: FakeClock, limit: int = 4000) -> dict[str, Any]:
     """Press where the guide points (the AI plays North) until the game is over; `seen()`
-    at each new stage or guide kind (the first few times each)."""
+    at each new stage or guide kind (the first few times each). The board is on the fake
+    `clock`, ticked here while the AI is to move: no real waits."""
     counts: dict[str, int] = {}
     for _ in range(limit):
         state = board.state()
@@ -61,11 +59,9 @@ def _play(
         elif state["stage"] == "turn" and not state["ai_to_move"]:
             legal = board.controller.presenter.view().legal  # type: ignore[attr-defined]
             board.press(legal[0])
-        elif clock is not None:
+        else:
             clock.advance(0.2)
             board.tick()
-        else:
-            time.sleep(0.01)  # the AI moves on the ticker's thread
     raise AssertionError("the game did not end")
 
 
@@ -90,7 +86,7 @@ def test_a_whole_game_on_the_terminal_screen_has_no_english(lang: str) -> None:
             found[key] = bad
 
     board.call("new_game", mode="ai", sides="S", level=1, pace="step", variant={})
-    stages = _play(board, seen, clock=clock)
+    stages = _play(board, seen, clock)
     board.close()
     assert "over/None" in stages and "sow/drop" in stages
     assert found == {}, f"English on the {lang} terminal: {found}"
@@ -128,7 +124,8 @@ def _page_text(page: Any, board: Board, lang: str) -> str:
 
 
 def test_a_whole_game_on_the_page_in_each_language_has_no_english() -> None:
-    with chromium() as browser, served() as (board, url):
+    clock = FakeClock()  # the board moves only when the walk moves it: no real waits
+    with chromium() as browser, served(clock=clock) as (board, url):
         pages = {lang: _open(browser, url, lang) for lang in LANGS}
         found: dict[str, dict[str, list[str]]] = {}
 
@@ -140,7 +137,7 @@ def test_a_whole_game_on_the_page_in_each_language_has_no_english() -> None:
 
         seen("blank")
         board.call("new_game", mode="ai", sides="S", level=1, pace="step", variant={})
-        stages = _play(board, seen)
+        stages = _play(board, seen, clock)
         assert "over/None" in stages
         for lang in OTHERS:  # the How-to-play panel, read to the end
             page = pages[lang]
