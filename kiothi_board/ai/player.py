@@ -42,6 +42,7 @@ OPENING_NODES = 2  # an effort level's opening decision: this many moves' node c
 EXACT_SEEDS = 10
 PROOF_SHARE = 0.5
 OPENING_FLOOR = 40_000  # … and at least this many: the 2-ply ranking of every candidate (≤ 28,349)
+OPENING_CAP = 80_000  # … and at most this many: Expert's opening as before its node cap doubled
 
 
 class AIPlayer(PlayerBase):
@@ -141,7 +142,9 @@ class AIPlayer(PlayerBase):
             stop=stop,
             max_depth=min(max(depth_cap, 2), 8),
             # The effort levels decide the opening by nodes too (deterministic, quick).
-            max_nodes=None if nodes is None else max(OPENING_NODES * nodes, OPENING_FLOOR),
+            max_nodes=None
+            if nodes is None
+            else min(max(OPENING_NODES * nodes, OPENING_FLOOR), OPENING_CAP),
         )
         return Hint(
             None,
