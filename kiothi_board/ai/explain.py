@@ -119,6 +119,23 @@ def _replies(position: Position) -> list[Position]:
     return out
 
 
+def proven(margin: int) -> Msg:
+    """The verdict of a search that reached the end of every line (`exact`): a proof."""
+    if margin > 0:
+        return trn(
+            "proven to the end: this wins by {n} seed against every answer",
+            "proven to the end: this wins by {n} seeds against every answer",
+            margin,
+        )
+    if margin == 0:
+        return tr("proven to the end: a draw with the best play of both sides")
+    return trn(
+        "proven to the end: every move loses, this one by the fewest, {n} seed",
+        "proven to the end: every move loses, this one by the fewest, {n} seeds",
+        -margin,
+    )
+
+
 def explain_move(position: Position, move: int, res: SearchResult) -> Msg:
     """One or two sentences on why `move` is recommended, from the search's figures."""
     me = position.to_move
@@ -131,7 +148,7 @@ def explain_move(position: Position, move: int, res: SearchResult) -> Msg:
     base = position.captured[me] - position.captured[me.other]
     margin = base + res.score / 100
     if res.exact:
-        parts.append(tr("solved to the end: final margin {margin} seeds", margin=f"{margin:+.0f}"))
+        parts.append(proven(round(margin)))
     else:
         parts.append(
             tr(

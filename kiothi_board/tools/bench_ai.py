@@ -8,9 +8,13 @@ as chess engines count them; sowings tried for move generation are not counted s
 from __future__ import annotations
 
 import argparse
+import contextlib
 import math
 import random
+import subprocess
+import sys
 import time
+from collections.abc import Iterator
 
 from kiothi_board import native
 from kiothi_board.ai.levels import LEVELS
@@ -59,11 +63,25 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="instead: CPU time and nodes per move of every level's own play, openings included",
     )
+    parser.add_argument(
+        "--wall",
+        action="store_true",
+        help="--levels: time by the wall clock, as a player waits (the clock's level keeps it)",
+    )
+    parser.add_argument(
+        "--hogs", type=int, default=0, help="busy processes to run beside the bench (load)"
+    )
     args = parser.parse_args(argv)
     print(f"this process runs {native.describe()}")
-    if args.levels:
-        cores = _cores(args.core or "both")
-        return level_times(suite(args.positions), cores)
+    with busy(args.hogs):
+        if args.levels:
+            cores = _cores(args.core or "both")
+            return level_times(suite(args.positions), cores, wall=args.wall)
+        return _speeds(args)
+
+
+def _speeds(args: argparse.Namespace) -> int:
+    """Nodes/s on the suite for each core asked for."""
     positions = suite(args.positions)
     for core in _cores(args.core or native.default_core()):
         search_speed(positions, args.time, core, args.quiet)
@@ -127,17 +145,33 @@ def openings(count: int = 4) -> list[Position]:
     return [start, *(start.open(a) for a in sorted(norths)[: count - 1])]
 
 
-def level_times(positions: list[Position], cores: list[Core]) -> int:
+@contextlib.contextmanager
+def busy(count: int) -> Iterator[None]:
+    """`count` busy processes (CPU hogs) for the length of the block, ended however it ends."""
+    hogs = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(count)]
+    if hogs:
+        print(f"beside {count} busy process(es)")
+    try:
+        yield
+    finally:
+        for hog in hogs:
+            hog.kill()
+            hog.wait()
+
+
+def level_times(positions: list[Position], cores: list[Core], *, wall: bool = False) -> int:
     """Print each level's CPU time per move on `positions` and per opening decision, on each
-    core (this process's CPU time, so other work on the machine does not count).
+    core (this process's CPU time, so other work on the machine does not count; with
+    `wall`, the wall clock's time, which is what a player waits under load).
 
     The effort levels play the same moves on either core and on any machine, so only these
     times change; the p99 is over the moves and the openings together."""
     decisions = openings()
     print(
         f"bench ai --levels: {len(positions)} positions (one move each) and "
-        f"{len(decisions)} opening decisions, CPU time"
+        f"{len(decisions)} opening decisions, {'wall' if wall else 'CPU'} time"
     )
+    now = time.perf_counter if wall else time.process_time
     p99s: dict[Core, dict[int, float]] = {}
     for core in cores:
         p99s[core] = {}
@@ -145,9 +179,9 @@ def level_times(positions: list[Position], cores: list[Core]) -> int:
             player = make_player(f"level:{number},core={core}", seed=1)
             times, nodes, opening_times = [], [], []
             for pos in [*positions, *decisions]:
-                t0 = time.process_time()
+                t0 = now()
                 hint = player.choose(pos)
-                dt = (time.process_time() - t0) * 1000
+                dt = (now() - t0) * 1000
                 if pos.phase == "opening":
                     opening_times.append(dt)
                 else:

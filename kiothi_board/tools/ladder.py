@@ -25,6 +25,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
 from kiothi_board.helptext import DefaultsFormatter
+from kiothi_board.tools.ladder_steps import steps_table
 from kiothi_board.tools.match import GameOutcome, load_openings, play_game
 
 ANCHOR = "novice:random"
@@ -265,7 +266,32 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="with --from: print engine A's final margins per match instead of ratings",
     )
+    parser.add_argument(
+        "--steps",
+        action="store_true",
+        help="instead: every adjacent step on the suite and on visitors' random openings",
+    )
+    parser.add_argument("--suite-games", type=int, default=48, help="--steps: games on the suite")
+    parser.add_argument(
+        "--random-games", type=int, default=160, help="--steps: games on random openings"
+    )
+    parser.add_argument("--top", type=int, default=9, help="--steps: up to this level")
     args = parser.parse_args(argv)
+    if args.steps:
+        sets = [
+            ("suite", None, args.suite_games),
+            (f"random:{args.seed}", f"random:{args.seed}", args.random_games),
+        ]
+        print(f"ladder steps, ply limit {args.max_plies}, match seed {args.seed}", flush=True)
+        _, held = steps_table(
+            sets,
+            top=args.top,
+            max_plies=args.max_plies,
+            concurrency=args.concurrency,
+            seed=args.seed,
+        )
+        print("every step in its band" if held else "some step is out of its band")
+        return 0 if held else 1
     if args.margins:
         if not args.sources:
             parser.error("--margins needs --from SUMMARY …")

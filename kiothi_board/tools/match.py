@@ -29,8 +29,17 @@ from kiothi_board.ai.thinking import MoveBudget, PlayerBase
 from kiothi_board.errors import KiothiError
 from kiothi_board.helptext import DefaultsFormatter
 from kiothi_board.rules import GameRecord, Position, Variant, parse_opening
+from kiothi_board.tools.visitor_openings import parse_source, visitor_openings
 
-__all__ = ["EngineFailure", "GameOutcome", "elo", "elo_interval", "load_openings", "main"]
+__all__ = [
+    "EngineFailure",
+    "GameOutcome",
+    "elo",
+    "elo_interval",
+    "load_openings",
+    "main",
+    "opening_pairs",
+]
 
 
 @dataclass
@@ -160,6 +169,17 @@ def load_openings(path: str | None) -> list[tuple[str, str]]:
     return pairs
 
 
+def opening_pairs(source: str | None, games: int, max_plies: int | None) -> list[tuple[str, str]]:
+    """The openings a match plays: the suite, a file, none, or visitors' random ones."""
+    if source == "none":
+        return []
+    seed = None if source is None else parse_source(source)
+    if seed is None:
+        return load_openings(source)
+    variant = Variant(ply_limit=max_plies) if max_plies else Variant()
+    return visitor_openings(max(1, (games + 1) // 2), seed, variant)
+
+
 def _progress(done: int, total: int, w: int, d: int, lost: int, out: IO[str]) -> None:
     width = 30
     fill = width * done // max(total, 1)
@@ -198,7 +218,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--openings",
         default=None,
-        help="opening-pair file (default: the shipped suite; 'none': engines choose)",
+        help="opening-pair file (default: the shipped suite; 'none': engines choose; "
+        "'random' or 'random:SEED': visitors' random openings, a pair per two games)",
     )
     parser.add_argument("--concurrency", type=int, default=1)
     parser.add_argument(
@@ -215,7 +236,7 @@ def main(argv: list[str] | None = None) -> int:
             except ValueError as exc:
                 parser.error(str(exc))
     try:
-        openings = [] if args.openings == "none" else load_openings(args.openings)
+        openings = opening_pairs(args.openings, args.games, args.max_plies)
     except (OSError, ValueError) as exc:
         parser.error(f"cannot use the openings: {exc}")
     movetime = None if args.movetime is None else args.movetime / 1000

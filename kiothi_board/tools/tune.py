@@ -20,7 +20,7 @@ from kiothi_board.ai.opening import candidates
 from kiothi_board.ai.search import Searcher
 from kiothi_board.helptext import DefaultsFormatter
 from kiothi_board.rules import Position, Variant
-from kiothi_board.tools.match import load_openings
+from kiothi_board.tools.match import load_openings, opening_pairs
 
 
 def play(
@@ -46,9 +46,16 @@ def play(
     return 1.0 if (int(w) == 0) == a_south else 0.0
 
 
-def score(wa: Weights, wb: Weights, depth: int, plies: int, pairs: int) -> float:
-    """Average score of `wa` against `wb` over the suite, both colours."""
-    openings = load_openings(None)[:pairs]
+def score(
+    wa: Weights,
+    wb: Weights,
+    depth: int,
+    plies: int,
+    pairs: int,
+    openings: list[tuple[str, str]] | None = None,
+) -> float:
+    """Average score of `wa` against `wb` over the openings (the suite), both colours."""
+    openings = (load_openings(None) if openings is None else openings)[:pairs]
     total = 0.0
     for op in openings:
         total += play(wa, wb, op, True, depth, plies)
@@ -83,10 +90,16 @@ def _versus_game(args: tuple[Weights, Weights, tuple[str, str], bool, int, int])
 
 
 def versus(
-    wa: Weights, wb: Weights, depths: list[int], plies: int, pairs: int, jobs: int
+    wa: Weights,
+    wb: Weights,
+    depths: list[int],
+    plies: int,
+    pairs: int,
+    jobs: int,
+    openings: list[tuple[str, str]] | None = None,
 ) -> dict[int, list[float]]:
-    """`wa`'s game scores against `wb` at each fixed depth: every suite pair, both colours."""
-    openings = load_openings(None)[:pairs]
+    """`wa`'s game scores against `wb` at each fixed depth: every pair, both colours."""
+    openings = (load_openings(None) if openings is None else openings)[:pairs]
     games = [
         (wa, wb, op, south, d, plies) for d in depths for op in openings for south in (True, False)
     ]
@@ -145,8 +158,7 @@ SUITE_HEADER = """\
 """
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Run the coordinate search and print every trial and the final weights."""
+def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m kiothi_board.tools.tune",
         description=__doc__,
@@ -164,12 +176,28 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--depths", default="4", help="fixed depths for --versus (e.g. 4,5,6)")
     parser.add_argument("--jobs", type=int, default=1, help="processes for --versus")
+    parser.add_argument(
+        "--openings",
+        default=None,
+        help="opening-pair file (default: the shipped suite); 'random' or 'random:SEED': "
+        "visitors' random openings",
+    )
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the coordinate search and print every trial and the final weights."""
+    parser = _parser()
     args = parser.parse_args(argv)
+    try:
+        openings = opening_pairs(args.openings, 2 * args.pairs, args.plies)
+    except (OSError, ValueError) as exc:
+        parser.error(f"cannot use the openings: {exc}")
     if args.versus:
         cand = parse_weights(args.versus, TUNED)
         depths = [int(d) for d in args.depths.split(",")]
         print(f"candidate: {cand}\nagainst:   {TUNED}", flush=True)
-        by_depth = versus(cand, TUNED, depths, args.plies, args.pairs, args.jobs)
+        by_depth = versus(cand, TUNED, depths, args.plies, args.pairs, args.jobs, openings)
         for d, scores in by_depth.items():
             print(report(scores, f"depth {d}"))
         print(report([x for s in by_depth.values() for x in s], "all"))
@@ -195,7 +223,7 @@ def main(argv: list[str] | None = None) -> int:
                 if trial == value:
                     continue
                 cand = dataclasses.replace(current, **{name: trial})
-                s = score(cand, current, args.depth, args.plies, args.pairs)
+                s = score(cand, current, args.depth, args.plies, args.pairs, openings)
                 verdict = "accept" if s > 0.55 else "reject"
                 print(
                     f"round {rnd} {name}: {value} -> {trial}: {100 * s:.1f} % {verdict}", flush=True

@@ -72,3 +72,21 @@ def test_close_share_has_a_wilson_interval() -> None:
     p, lo, hi = close_share([0, 3, -8, 9, 20])
     assert p == 0.6 and 0.2 < lo < 0.6 < hi < 0.95
     assert close_share([0] * 50)[1] > 0.9
+
+
+def test_the_steps_table_plays_both_opening_sets_and_says_what_is_out_of_band(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from kiothi_board.tools import ladder as ladder_tool
+
+    argv = ["--steps", "--top", "2", "--suite-games", "4", "--random-games", "6"]
+    rc = ladder_tool.main([*argv, "--max-plies", "40", "--seed", "2"])
+    out = capsys.readouterr().out
+    rows = [line for line in out.splitlines() if line.startswith("| level:")]
+    assert [row.split(" | ")[0] for row in rows] == [
+        "| level:1 – novice:greedy-0.25",
+        "| level:2 – level:1",
+    ]
+    assert all("(4)" in row and "(6)" in row for row in rows), rows
+    assert rc == (1 if "out of band" in out else 0)
+    assert ("some step is out of its band" in out) == (rc == 1)
