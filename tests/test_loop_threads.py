@@ -12,6 +12,7 @@ from typing import Any
 
 from kiothi_board.clock import FakeClock
 from kiothi_board.config import validate
+from kiothi_board.controller import Controller
 from kiothi_board.daemon import Daemon
 from kiothi_board.exhibit.health import RateMeter
 
@@ -64,7 +65,9 @@ def test_a_hook_that_feeds_and_waits_on_the_loops_thread_takes_the_queue_in_orde
         for _ in range(300):  # more than a turn takes at once
             board.loop.feed(InputEvent("released", 3, clock.now()))
         assert "Inputted" not in seen, "an input was taken inside the tick"
-        answers.append(len(board.glance().settings.humans))  # waits on the loop's thread
+        answers.append(
+            len(board.ask(Controller.glance).settings.humans)
+        )  # waits on the loop's thread
 
     board.loop.on_tick.append(hook)
     try:

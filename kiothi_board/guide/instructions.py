@@ -121,9 +121,9 @@ def over_line(view: OverView, after: Msg) -> Msg:
     instead of the invitation to hold a pit for a new game."""
     if view.result.end == "abandoned":
         abandoned = tr("Game over: the game was abandoned, with no winner and no draw (R13).")
-        return to_player(tr("{line} {extra}", line=abandoned, extra=after))
+        return tr("{line} {extra}", line=abandoned, extra=after)
     how, score = _result(view)
-    return to_player(tr("{how}. {score} {after}", how=how, score=score, after=after))
+    return tr("{how}. {score} {after}", how=how, score=score, after=after)
 
 
 def _result(view: OverView) -> tuple[Msg, Msg]:

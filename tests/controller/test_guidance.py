@@ -161,7 +161,7 @@ def test_a_hold_on_an_empty_pit_passes_the_opening_without_calling_the_pit_empty
     """Issue 31 item 9: the hold's first press was told "S1 is empty: choose a pit with
     seeds" (and its ring flashed red) while the hold then passed the opening (R3)."""
     rig = make_rig(opponent_factory=lambda level: FirstLegalOpponent())
-    rig.ctl.new_game("two", pace="step")
+    rig.ctl.call("new_game", mode="two", pace="step")
     rig.pit_input.hold(parse_pit("S1"), 1.5)
     rig.tick()
     state = rig.ctl.state()
@@ -191,7 +191,7 @@ def test_the_tutorial_survives_a_restart_at_every_part() -> None:
             assert again["tutorial"] == st["tutorial"], (again["tutorial"], st["tutorial"])
             if st["instruction"].startswith("Tutorial"):  # the lesson of the moment, too
                 assert again["instruction"] == st["instruction"], again["instruction"]
-        pit = rig.ctl.expected_pit()
+        pit = rig.ctl.ask(Controller.expected_pit)
         if pit is not None:
             rig.pit_input.tap(pit)
         elif st["stage"] == "turn" and not st["ai_to_move"]:

@@ -20,7 +20,7 @@ def test_a_hold_on_the_result_screen_starts_no_game_and_the_line_says_the_reset(
     v = Visit(level="1")
     try:
         v.wake(parse_pit("S4"), parse_pit("N4"))  # a press on each side: two players
-        v.board.resign("S")
+        v.board.call("resign", side="S")
         v.advance(0.5)
         assert v.phase() == "playing" and v.board.state()["stage"] == "over"
         line = v.exhibit()["instruction"]

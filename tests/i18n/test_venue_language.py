@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 
+from kiothi_board.controller import Controller
 from kiothi_board.i18n import LOCALE_DIR, available, use_folders, venue_folder
 from tests.api.daemon_proc import DaemonProc
 from tests.api.helpers import socket_client
@@ -142,4 +143,4 @@ def test_the_page_and_its_language_button_speak_the_venues_language(venue: Path)
         wait_js(page, "document.documentElement.lang === 'en'")
         wait_js(page, "document.querySelector('#btn-lang').textContent === 'English'")
         wait_js(page, "!document.body.innerText.includes('ki: ')")
-        assert board.instruction().render("ki") == "ki: no game yet, hold a pit."
+        assert board.ask(Controller.instruction).render("ki") == "ki: no game yet, hold a pit."

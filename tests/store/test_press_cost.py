@@ -50,7 +50,7 @@ def test_a_game_start_is_written_once_after_its_frame_is_shown(tmp_path: Path) -
     store = SqliteStore(tmp_path / "games.sqlite3")
     clock = FakeClock(10.0)
     with Board(sink=Sink(), clock=clock, store=store) as board:
-        gid = board.new_game(mode="two", variant="V2")
+        gid = board.call("new_game", mode="two", variant={"V2": True})
         board.press("S6")
         write = store._write
 
@@ -60,7 +60,7 @@ def test_a_game_start_is_written_once_after_its_frame_is_shown(tmp_path: Path) -
 
         store._write = counted  # type: ignore[method-assign]
         happened.clear()
-        assert board.new_game(mode="two", variant="V2") == gid + 1
+        assert board.call("new_game", mode="two", variant={"V2": True}) == gid + 1
         assert happened == ["show", "write"], happened
         assert [g["status"] for g in store.list_games()] == ["current", "finished"]  # R13
     store.close()

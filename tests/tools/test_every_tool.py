@@ -143,6 +143,7 @@ CASES: dict[str, Case] = {
         (0, -signal.SIGTERM),  # the dashboard leaves SIGTERM's default
     ),
     "token": lambda tmp, _: kiothi("token"),
+    "help": lambda tmp, _: kiothi("help", "--lang", "sw"),
     "pinout": lambda tmp, _: kiothi("pinout", "direct"),
     "bom": lambda tmp, _: kiothi("bom"),
     "doctor": lambda tmp, _: kiothi("doctor", "--no-leds", "--no-press", "--config", config(tmp)),
