@@ -116,7 +116,9 @@ def test_firmware_0_1_is_refused_with_the_recovery(tmp_path: Path, pty_pair: Pty
 def test_the_watchdog_restarts_a_hung_loop_and_maintenance_needs_its_magic(
     pty_pair: PtyPair,
 ) -> None:
-    with SimulatedCoprocessor(FdPort(pty_pair.master), watchdog=0.2) as device:
+    # A watchdog of 1 s: at 0.2 s a loaded machine starved the simulated loop long enough to
+    # restart it once more (boots 3, in a suite run with four workers on two cores).
+    with SimulatedCoprocessor(FdPort(pty_pair.master), watchdog=1.0) as device:
         device.hang()
         assert device.wait_for(lambda: device.boots == 2, WAIT)  # the watchdog bit
         with CoprocessorLink(pty_pair.path, clock=SystemClock()) as link:
