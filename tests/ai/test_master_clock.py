@@ -3,8 +3,6 @@ with two CPU hogs beside it (issue 36: the opening took 3.5–5.95 s of a 0.8 s 
 
 from __future__ import annotations
 
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 
@@ -13,20 +11,16 @@ import pytest
 from kiothi_board.ai import make_player
 from kiothi_board.ai.levels import level
 from kiothi_board.rules import Position
+from kiothi_board.tools.bench_ai import busy
 
 BUDGET = level(9).movetime
 
 
 @pytest.fixture
 def two_hogs() -> Iterator[None]:
-    """Two busy processes for the length of the test, ended however it ends."""
-    hogs = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(2)]
-    try:
+    """Two busy processes for the length of the test (the bench's own), ended however it ends."""
+    with busy(2):
         yield
-    finally:
-        for hog in hogs:
-            hog.kill()
-            hog.wait()
 
 
 def _timed(position: Position) -> float:

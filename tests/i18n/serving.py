@@ -13,6 +13,7 @@ from kiothi_board.hardware.fakes import FakePixelSink
 from kiothi_board.store.memory import MemoryStore
 from tests.api.helpers import Ticker
 from tests.api.twin_harness import PIN, TOKEN, LiftingOpponent
+from tests.browser import WAIT_MS
 
 LANGS = ("en", "sw", "fr", "de")
 
@@ -45,3 +46,16 @@ def served(
         if ticker is not None:
             ticker.close()
         board.close()
+
+
+def operator_page(browser: Any, url: str, lang: str, width: int) -> Any:
+    """The operator page in `lang` at `width`, signed in with the staff PIN (not yet waited
+    on: each test waits for what it reads); `page.errors` collects the page's errors."""
+    page = browser.new_page(viewport={"width": width, "height": 900})
+    page.set_default_timeout(WAIT_MS)
+    page.errors = []
+    page.on("pageerror", lambda e: page.errors.append(str(e)))
+    page.add_init_script(f"localStorage.setItem('kiothi-lang', '{lang}')")
+    assert page.request.post(url + "session", data={"pin": PIN}).status == 200
+    page.goto(url + "operator")
+    return page

@@ -12,9 +12,9 @@ import pytest
 from kiothi_board.api.doors import exhibition_doors
 from kiothi_board.board import Board
 from tests.api.helpers import ARTIFACTS
-from tests.api.twin_harness import PIN, no_horizontal_scroll
-from tests.browser import WAIT_MS, chromium, wait_js
-from tests.i18n.serving import LANGS, served
+from tests.api.twin_harness import no_horizontal_scroll
+from tests.browser import chromium, wait_js
+from tests.i18n.serving import LANGS, operator_page, served
 from tests.i18n.test_staff_pages import StubExhibit
 from tests.i18n.test_walk import _open, _page_text
 
@@ -116,13 +116,7 @@ def _ended_games(board: Board) -> None:
 
 
 def _operator_page(browser: Any, url: str, lang: str, width: int) -> Any:
-    page = browser.new_page(viewport={"width": width, "height": 900})
-    page.set_default_timeout(WAIT_MS)
-    page.errors = []
-    page.on("pageerror", lambda e: page.errors.append(str(e)))
-    page.add_init_script(f"localStorage.setItem('kiothi-lang', '{lang}')")
-    assert page.request.post(url + "session", data={"pin": PIN}).status == 200
-    page.goto(url + "operator")
+    page = operator_page(browser, url, lang, width)
     wait_js(page, OPERATOR_READY, lang)
     return page
 

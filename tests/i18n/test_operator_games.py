@@ -6,23 +6,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.api.twin_harness import PIN
-from tests.browser import WAIT_MS, chromium, wait_js
+from tests.browser import chromium, wait_js
 from tests.i18n.english import english_in
-from tests.i18n.serving import LANGS, served
+from tests.i18n.serving import LANGS, operator_page, served
 from tests.i18n.test_layout import _ended_games
 
 ROWS = "[...document.querySelectorAll('#games tr')].map(tr => [...tr.cells].map(c => c.innerText))"
 
 
 def _page(browser: Any, url: str, lang: str, rows: int) -> Any:
-    page = browser.new_page(viewport={"width": 390, "height": 900})
-    page.set_default_timeout(WAIT_MS)
-    page.errors = []
-    page.on("pageerror", lambda e: page.errors.append(str(e)))
-    page.add_init_script(f"localStorage.setItem('kiothi-lang', '{lang}')")
-    assert page.request.post(url + "session", data={"pin": PIN}).status == 200
-    page.goto(url + "operator")
+    page = operator_page(browser, url, lang, 390)
     wait_js(
         page,
         "a => document.documentElement.lang === a[0]"
