@@ -17,7 +17,6 @@ import json
 import math
 import os
 import sys
-import time
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from importlib import resources
@@ -26,6 +25,7 @@ from typing import IO, Any
 from kiothi_board.ai.external import EngineFailure
 from kiothi_board.ai.registry import SPEC_HELP, make_player
 from kiothi_board.ai.thinking import MoveBudget, PlayerBase
+from kiothi_board.clock import Clock, ProcessClock, SystemClock
 from kiothi_board.errors import KiothiError
 from kiothi_board.helptext import DefaultsFormatter
 from kiothi_board.rules import GameRecord, Position, Variant, parse_opening
@@ -64,8 +64,15 @@ def play_game(
     movetime: float | None,
     max_plies: int | None,
     seed: int,
+    cpu_clock: bool = False,
 ) -> GameOutcome:
-    """Play one game; A is South in even-numbered games. Never raises for engine faults."""
+    """Play one game; A is South in even-numbered games. Never raises for engine faults.
+
+    `cpu_clock`: the engines' clock, the move times and the hang check are this process's
+    CPU seconds (`ProcessClock`), so a clock level plays as on an idle machine whatever the
+    load (each game runs in a process of its own pool worker, one game at a time).
+    """
+    clock: Clock = ProcessClock() if cpu_clock else SystemClock()
     a_is_south = index % 2 == 0
     variant = Variant(ply_limit=max_plies) if max_plies else Variant()
     specs = (spec_a, spec_b) if a_is_south else (spec_b, spec_a)
@@ -88,6 +95,7 @@ def play_game(
                         seed=seed * 1000 + index * 2 + side,
                         movetime=movetime,
                         variant=variant,
+                        clock=clock,
                     )
                 )
             except EngineFailure as exc:
@@ -96,13 +104,13 @@ def play_game(
         while loser is None and not pos.over:
             side = int(pos.to_move)
             eng = engines[side]
-            t0 = time.perf_counter()
+            t0 = clock.now()
             try:
                 text = eng.choose(pos, MoveBudget(line=tuple(actions))).action
             except EngineFailure as exc:
                 loser, end = side, f"{'SN'[side]} ({eng.name}) {exc}"
                 break
-            dt = time.perf_counter() - t0
+            dt = clock.now() - t0
             times["A" if (side == 0) == a_is_south else "B"].append(dt)
             if dt > 2 * eng.movetime + 1.0:
                 loser, end = side, f"{'SN'[side]} ({eng.name}) hung: answered after {dt:.2f} s"
@@ -228,7 +236,17 @@ def main(argv: list[str] | None = None) -> int:
         help="write the games here (JSON lines) and a .summary.json beside it",
     )
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--clock",
+        choices=("wall", "cpu"),
+        default="wall",
+        help="the engines' clock: wall time (as on a board), or each game's CPU seconds "
+        "('cpu': a clock level such as level 9 plays as on an idle machine whatever the load; "
+        "move times are then CPU seconds)",
+    )
     args = parser.parse_args(argv)
+    if args.clock == "cpu" and any(s.startswith("cmd:") for s in (args.a, args.b)):
+        parser.error("--clock cpu counts this process's CPU time: not an external engine's")
     for spec in (args.a, args.b):
         if not spec.startswith("cmd:"):
             try:
@@ -243,7 +261,9 @@ def main(argv: list[str] | None = None) -> int:
     tasks = []
     for i in range(args.games):
         opening = openings[(i // 2) % len(openings)] if openings else None
-        tasks.append((i, args.a, args.b, opening, movetime, args.max_plies, args.seed))
+        tasks.append(
+            (i, args.a, args.b, opening, movetime, args.max_plies, args.seed, args.clock == "cpu")
+        )
     outcomes: list[GameOutcome] = []
     tty = sys.stderr.isatty()
     wins = draws = losses = 0

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import threading
 import sys
 from pathlib import Path
 
@@ -79,3 +80,39 @@ def test_external_engine_plays_a_legal_game() -> None:
     out = match.play_game(1, "level:1", spec, ("pass", "pass"), 0.02, 12, 1)
     assert out.record["result"]["end"] == "ply-limit"
     assert len(out.times["B"]) == 5  # South's moves at plies 2, 4, … 10
+
+
+def test_the_process_clock_counts_cpu_not_waiting() -> None:
+    from kiothi_board.clock import ProcessClock
+
+    clock = ProcessClock()
+    t0, w0 = clock.now(), clock.wall()
+    threading.Event().wait(0.3)  # waiting: the wall moves, the CPU clock hardly
+    t1, w1 = clock.now(), clock.wall()
+    assert w1 - w0 >= 0.3 and t1 - t0 < 0.1
+    x = 0
+    while clock.now() - t1 < 0.05:  # work: the CPU clock moves
+        x += 1
+    assert x > 0
+
+
+def test_a_cpu_clock_match_times_moves_in_cpu_seconds(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "m.jsonl"
+    args = ["level:9,movetime=60", "level:1", "--games", "2", "--max-plies", "24"]
+    assert match.main([*args, "--clock", "cpu", "--out", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "2 games" in text and "forfeit" not in text
+    records = [parse_record(line) for line in out.read_text().splitlines()]
+    assert len(records) == 2 and all(r.final().result == r.result for r in records)
+    # Level 9 thinks to its budget on the CPU clock: its average move is near 60 ms of CPU.
+    avg = float(text.split("A level:9,movetime=60:")[1].split("average ")[1].split(" ms")[0])
+    assert 10 < avg < 120, text
+
+
+def test_a_cpu_clock_refuses_external_engines(tmp_path: Path) -> None:
+    engine = fake(tmp_path, "e", "say('bestmove 1')")
+    with pytest.raises(SystemExit) as exc:
+        match.main([engine, "level:1", "--clock", "cpu"])
+    assert exc.value.code == 2
