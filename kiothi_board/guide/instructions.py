@@ -51,7 +51,9 @@ class Situation:
     thinking: bool = False  # the AI is choosing its move
     pace: str = "step"  # step, flow or instant
     hint: int | None = None  # the pit a live hint points at
-    web: bool = False  # that side is played from a seat on the web (kiothi_board/controller/seat.py)
+    web: bool = (
+        False  # that side is played from a seat on the web (kiothi_board/controller/seat.py)
+    )
 
 
 def side_name(side: Side, ai: bool = False, web: bool = False) -> Msg:

@@ -51,15 +51,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         reply = request(args.socket, "seat_link", {"side": args.side, "expires": args.expires})
     except (OSError, ValueError) as exc:
-        print(f"kiothi-board seat-link: cannot ask the board at {args.socket}: {exc}", file=sys.stderr)
+        print(
+            f"kiothi-board seat-link: cannot ask the board at {args.socket}: {exc}", file=sys.stderr
+        )
         return 2
     if not reply.get("ok"):
         print(f"kiothi-board seat-link: {reply['error']['message']}", file=sys.stderr)
         return 2
     result = reply["result"]
-    base = args.base or result["url"] and result["url"].removesuffix(result["link"])
+    base = args.base or (result["url"] and result["url"].removesuffix(result["link"]))
     if not base:
-        print("kiothi-board seat-link: the board serves no web page (api.web_port)", file=sys.stderr)
+        print(
+            "kiothi-board seat-link: the board serves no web page (api.web_port)", file=sys.stderr
+        )
         return 2
     print(base.rstrip("/") + "/" + result["link"])
     return 0

@@ -15,7 +15,7 @@ import pytest
 
 from kiothi_board.controller import Controller
 from kiothi_board.controller.table import TABLE
-from kiothi_board.rules import parse_record, pit_name
+from kiothi_board.rules import parse_record
 from tests.api.test_dispatcher import Peer
 from tests.api.twin_harness import DESKTOP, PHONE, Twin, serve
 from tests.axe_pages import violations
@@ -42,7 +42,9 @@ def seat_page(t: Twin, viewport: dict[str, int], side: str = "N") -> tuple[Any, 
     t.pages.append(page)
     page.goto(t.url + link)
     page.wait_for_selector("#conn.up")
-    wait_js(page, "window.kiothiTwin.client.hello && window.kiothiTwin.client.hello.role === 'seat'")
+    wait_js(
+        page, "window.kiothiTwin.client.hello && window.kiothiTwin.client.hello.role === 'seat'"
+    )
     return page, link
 
 
