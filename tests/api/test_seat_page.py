@@ -21,6 +21,7 @@ from tests.api.twin_harness import DESKTOP, PHONE, Twin, serve
 from tests.axe_pages import violations
 from tests.browser import chromium, wait_js
 from tests.conftest import poll_until
+from tests.i18n.serving import operator_page
 
 SHOTS = Path("/work/helpers/shots")
 NORTH_CODES = ["KeyQ", "KeyW", "KeyE", "KeyR", "KeyT", "KeyY", "KeyU", "KeyI", "KeyO", "KeyP"]
@@ -191,3 +192,24 @@ def test_the_board_guides_its_hand_through_the_web_players_move(twin: Twin) -> N
 
 def pit_index(name: str) -> int:
     return int(name[1:]) - 1 + (10 if name[0] == "N" else 0)
+
+
+def test_the_operator_page_makes_a_seat_link_and_starts_the_game(twin: Twin) -> None:
+    """The staff's way in: the operator page's seat panel makes a link (which seats a
+    phone as North) and starts a game whose North the web player plays."""
+    t = twin
+    page = operator_page(t.browser, t.url, "en", 390)
+    t.pages.append(page)
+    page.wait_for_selector("#conn.up")
+    page.select_option("#seat-side", "N")
+    page.click("#seat-link")
+    wait_js(page, "document.querySelector('#seat-url').value.includes('/#seat=')")
+    link = page.evaluate("document.querySelector('#seat-url').value")
+    page.click("#seat-start")
+    poll_until(lambda: t.ctl.state()["settings"].get("web") == ["N"], "the web game")
+    phone = t.browser.new_page(viewport=PHONE)
+    t.pages.append(phone)
+    phone.goto(link)
+    wait_js(phone, "window.kiothiTwin.client.hello && window.kiothiTwin.client.hello.role")
+    assert phone.evaluate("window.kiothiTwin.client.hello.seat") == "N"
+    assert violations(page) == [] and page.errors == []
