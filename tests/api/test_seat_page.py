@@ -103,7 +103,7 @@ def refusals(t: Twin, page: Any) -> None:
 
 def test_a_phone_plays_a_whole_game_as_north(twin: Twin) -> None:
     t = twin
-    variant = {"ply_limit": 36}
+    variant = {"ply_limit": 26}  # a whole game, to its R11 end, in well under 30 s
     t.ctl.call("new_game", mode="two", web="N", pace="instant", variant=variant)
     page, link = seat_page(t, PHONE)
     # The link was good once: another device opening it only watches, and is told why.
@@ -136,7 +136,7 @@ def test_a_phone_plays_a_whole_game_as_north(twin: Twin) -> None:
         seat_plays(t, page, rng.choice(legal), keyboard=moves % 2 == 1)
         moves += 1
     state = t.ctl.state()
-    assert state["stage"] == "over" and moves >= 10
+    assert state["stage"] == "over" and moves >= 10 and state["result"]["end"] == "ply-limit"
     page_state(page, state["events"])
     wait_js(page, "!document.querySelector('#over').classList.contains('hidden')")
     record = Peer(t.server.dispatcher).req("games.get", id=state["game_id"])["result"]["game"]

@@ -354,7 +354,7 @@ function render(st) {
     p.count.textContent = counts[i];
     p.el.classList.toggle("expect", !!on && !resetting && st.expect === name);
     p.el.classList.toggle("differs", pending.has(name) || (resetting && !Array.isArray(exhibit.pending) && counts[i] > 0));
-    p.el.classList.toggle("clickable", !!(client.hello && client.hello.sim));
+    p.el.classList.toggle("clickable", !!(client.hello && (client.hello.sim || isSeat())));
     p.el.setAttribute("aria-label", pitLabel(st, i, counts, resetting, pending));
   });
   const turnEl = $("turn");
