@@ -14,6 +14,7 @@ from kiothi_board.clock import FakeClock
 from kiothi_board.controller import Controller
 from kiothi_board.controller.table import TABLE
 from kiothi_board.rules import parse_record, pit_name
+from tests.api.conftest import make_board
 from tests.api.test_dispatcher import Peer
 
 
@@ -143,3 +144,25 @@ def test_a_takeback_takes_back_the_web_players_move(disp: Dispatcher, board: Boa
     while board.state()["stage"] == "set":
         board.press(0, hold=True)  # the hand sets the board back: one hold confirms
     assert board.state()["position"] == before
+
+
+def test_the_board_says_the_web_players_move_in_its_own_language() -> None:
+    ctl = make_board()
+    try:
+        ctl.call("new_game", mode="two", web="N", pace="step", variant={"V2": True})
+        ctl.call("move", pit="S6")
+        while ctl.ask(Controller.expected_pit) is not None:
+            ctl.press(ctl.ask(Controller.expected_pit))  # the hand sows South's move
+        pit = ctl.state()["position"]["legal"][0]
+        ctl.call("move", pit=pit)  # as the seat's `move`: the web side's choice
+        said = {
+            "en": "The web player plays",
+            "sw": "Mchezaji wa mtandaoni anacheza",
+            "fr": "La personne sur le web joue",
+            "de": "Der Web-Spieler spielt",
+        }
+        line = ctl.state()["instruction"]  # a catalog message, said in the reader's language
+        for lang, words in said.items():
+            assert line.render(lang).startswith(f"{words} {pit}"), lang
+    finally:
+        ctl.close()
