@@ -205,6 +205,8 @@ def test_the_operator_page_makes_a_seat_link_and_starts_the_game(twin: Twin) -> 
     page.click("#seat-link")
     wait_js(page, "document.querySelector('#seat-url').value.includes('/#seat=')")
     link = page.evaluate("document.querySelector('#seat-url').value")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.locator("#seat-panel").screenshot(path=str(SHOTS / "seat-operator-phone.png"))
     page.click("#seat-start")
     poll_until(lambda: t.ctl.state()["settings"].get("web") == ["N"], "the web game")
     phone = t.browser.new_page(viewport=PHONE)
