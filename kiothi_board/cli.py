@@ -133,6 +133,12 @@ def _i18n(argv: list[str]) -> int | None:
     return main(argv)
 
 
+def _seat_link(argv: list[str]) -> int | None:
+    from kiothi_board.tools.seat_link import main
+
+    return main(argv)
+
+
 def _firmware(argv: list[str]) -> int | None:
     from kiothi_board.tools.firmware import main
 
@@ -150,6 +156,7 @@ _DELEGATED: dict[str, tuple[Command, str]] = {
     "bom": (_bom, "bill of materials and LED power budget"),
     "doctor": (_doctor, "self-test: pins, store, link, LEDs, each pit"),
     "firmware": (_firmware, "firmware install: copy it to a Pico"),
+    "seat-link": (_seat_link, "print a one-time link that seats a web player as one side"),
     "i18n": (_i18n, "message catalogs: extract, update, compile, check"),
     "leds": (_leds, "leds off: blank the LED rings (run by the service)"),
     "guide-pictures": (

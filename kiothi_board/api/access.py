@@ -57,6 +57,9 @@ _MAX_TICKETS = 256  # per purpose: churn of API sessions never ends a staff cook
 ONCE_TTL = 600.0
 """Seconds a one-time ticket (the simulator's `#ticket=` link) may wait to be used."""
 _MAX_ONCE = 8
+SEAT_TTL = 600.0
+"""Seconds a seat link (`seat_link`: a one-time `#seat=` link for one side) waits by default."""
+_MAX_SEATS = 32
 PURPOSES = ("api", "cookie", "once")
 """Tickets are kept per purpose: `api` (hello/auth with a token or PIN), `cookie` (POST
 /session: the staff's browser), `once` (the simulator's link: used once, within ONCE_TTL,
@@ -185,6 +188,8 @@ class AccessPolicy:
         self._next_refresh = clock.now() + _REFRESH
         self._lock = threading.Lock()
         self._tickets: dict[str, OrderedDict[bytes, float]] = {p: OrderedDict() for p in PURPOSES}
+        # Seats on the web: digest -> (until when, the side, whether it is a one-time link).
+        self._seats: OrderedDict[bytes, tuple[float, str, bool]] = OrderedDict()
         self.turns = TurnGate(self.limiter)
         self._turns: dict[str, float] = {}  # peer -> until when its turn is kept
 
@@ -334,6 +339,36 @@ class AccessPolicy:
         key = _digest(ticket)
         with self._lock:
             return any(self._live(p, key) for p in purposes if p != "once")
+
+    def issue_seat(self, side: str, ttl: float = SEAT_TTL) -> str:
+        """A seat link's secret for `side`: good once, within `ttl` seconds, exchanged for
+        a session of role `seat` that plays `side` only (`take_seat`)."""
+        return self._add_seat(side, ttl, once=True)
+
+    def _add_seat(self, side: str, ttl: float, *, once: bool) -> str:
+        ticket = secrets.token_urlsafe(24)
+        with self._lock:
+            self._seats[_digest(ticket)] = (self._clock.now() + ttl, side, once)
+            while len(self._seats) > _MAX_SEATS:
+                self._seats.popitem(last=False)
+        return ticket
+
+    def take_seat(self, ticket: str) -> tuple[str, str] | None:
+        """(the side, a session ticket for its reconnections) for a live seat link (spent
+        now) or a seat's session ticket; None for anything else (the caller goes on to
+        `authenticate`, which counts a wrong secret)."""
+        key = _digest(ticket)
+        now = self._clock.now()
+        with self._lock:
+            seat = self._seats.get(key)
+            if seat is None:
+                return None
+            until, side, once = seat
+            if until < now or once:
+                del self._seats[key]
+            if until < now:
+                return None
+        return side, (self._add_seat(side, self._ttl, once=False) if once else ticket)
 
     def health(self) -> dict[str, int]:
         """Authentication counters and live sessions, for `health`."""

@@ -94,6 +94,8 @@ class CommandHandlers:
     _seq: int
     language: str
     languages: tuple[str, ...]
+    # The page's address for links (`seat_link`'s `url`); set by api/doors.py's open_doors.
+    web_url: Callable[[], str | None] = staticmethod(lambda: None)
 
     def health(self) -> dict[str, Any]:
         raise NotImplementedError  # the dispatcher's
@@ -119,6 +121,7 @@ class CommandHandlers:
             "session": session.id,
             "transport": session.transport,
             "role": session.role,
+            "seat": session.seat,
             "sim": self.sim,
             "capabilities": self._capabilities(),
             "commands": [s.name for s in served],
@@ -184,10 +187,15 @@ class CommandHandlers:
             # Refused before it is checked: the secret was already readable by others.
             raise ApiError("unauthorized", session.no_secrets)
         token, pin, ticket_ = (secrets_.get(k) for k in ("token", "pin", "ticket"))
+        seated = None if session.locked or not ticket_ else self.access.take_seat(ticket_)
+        if seated is not None and not (token or pin):
+            session.role, (session.seat, ticket) = "seat", seated  # plays that side only
+            return ticket
         ticket = self.access.authenticate(
             session.peer, locked=session.locked, token=token, pin=pin, ticket=ticket_
         )
         session.role = "control"
+        session.seat = None
         return ticket
 
     def _cmd_auth(self, session: ClientSession, a: dict[str, Any]) -> dict[str, Any]:
@@ -221,6 +229,18 @@ class CommandHandlers:
 
     def _cmd_health(self, session: ClientSession, a: dict[str, Any]) -> dict[str, Any]:
         return self.health()
+
+    def _cmd_seat_link(self, session: ClientSession, a: dict[str, Any]) -> dict[str, Any]:
+        """A one-time, expiring link that seats a person on the web as `side`."""
+        ticket = self.access.issue_seat(a["side"], float(a["expires"]))
+        link = f"#seat={ticket}"
+        base = self.web_url()
+        return {
+            "side": a["side"],
+            "link": link,
+            "url": None if base is None else base + link,
+            "expires": round(self._clock.wall() + a["expires"], 3),
+        }
 
     def _cmd_press(self, session: ClientSession, a: dict[str, Any]) -> dict[str, Any]:
         self.service.press(a["pit"], hold=bool(a["hold"]))

@@ -132,6 +132,7 @@ def open_doors(
     """
     cfg = _api_config(api)
     server = ApiServer(board, cfg)
+    server.dispatcher.web_url = web_url  # the address `seat_link` writes its links for
     if setup is not None:
         setup(server)
     server.start()

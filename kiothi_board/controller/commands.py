@@ -26,15 +26,17 @@ from kiothi_board.controller.events import (
 )
 from kiothi_board.controller.kinds import Kind
 from kiothi_board.controller.notices import Changed
+from kiothi_board.controller.seat import Offer, OfferKind, WebSeat
 from kiothi_board.controller.session import Session
 from kiothi_board.controller.settings import DEFAULT_LONG_MOVE_LAPS, Settings
 from kiothi_board.errors import BadArgumentError, ConflictError, IllegalMoveError
 from kiothi_board.i18n import tr
-from kiothi_board.rules import OpeningAction, Side, Variant, parse_opening
+from kiothi_board.rules import OpeningAction, Side, Variant, parse_opening, pit_name
 
 __all__ = [
     "OPENING",
     "NewGame",
+    "agreed",
     "check",
     "drop",
     "ending",
@@ -44,6 +46,7 @@ __all__ = [
     "resign",
     "start",
     "tap",
+    "web_play",
 ]
 
 
@@ -57,6 +60,7 @@ class NewGame:
     pace: str = "step"
     variant: Variant | dict[str, Any] | str | None = None
     long_move_laps: int = DEFAULT_LONG_MOVE_LAPS
+    web: str = ""  # the sides a seat on the web plays ("N"): nobody at the board plays them
 
     def settings(self) -> Settings:
         """Checked settings; a BadArgumentError names a bad value."""
@@ -77,6 +81,8 @@ class NewGame:
             humans = tuple(Side.parse(s) for s in self.sides if s.strip()) or (Side.S,)
         else:
             humans = ()
+        web = tuple(Side.parse(x) for x in self.web if x.strip())
+        humans = tuple(h for h in humans if h not in web)
         try:
             level = LevelChoice.parse(self.level)
         except ValueError as exc:
@@ -88,19 +94,21 @@ class NewGame:
             self.pace,  # type: ignore[arg-type]
             var,
             self.long_move_laps,
+            web,
         )
 
     @classmethod
     def of(cls, values: dict[str, Any]) -> NewGame:
         """The arguments of a settings dict (the operator settings with a request's)."""
-        names = ("mode", "sides", "level", "pace", "variant", "long_move_laps")
+        names = ("mode", "sides", "level", "pace", "variant", "long_move_laps", "web")
         return cls(**{k: values[k] for k in names if k in values})
 
     @classmethod
     def same_as(cls, s: Settings) -> NewGame:
         """The arguments that start another game like one with settings `s`."""
         sides = "".join(side.letter for side in s.humans) or "S"
-        return cls(s.mode, sides, s.level, s.pace, s.variant, s.long_move_laps)
+        web = "".join(side.letter for side in s.web)
+        return cls(s.mode, sides, s.level, s.pace, s.variant, s.long_move_laps, web)
 
 
 def start(s: Session, defaults: dict[str, Any], args: NewGame | dict[str, Any]) -> int:
@@ -146,6 +154,9 @@ def resign(s: Session, side: Side | str | None) -> None:
 
 def move(s: Session, pit: int) -> None:
     game = s.need_game()
+    if s.settings.is_web(game.mover):
+        web_play(s, pit)
+        return
     if game.stage != "turn" or s.settings.is_ai(game.mover):
         raise ConflictError(tr("no human move is awaited now"))
     s.select(pit, lifted=False)
@@ -153,10 +164,51 @@ def move(s: Session, pit: int) -> None:
 
 def opening(s: Session, action: OpeningAction | str) -> None:
     game = s.need_game()
+    parsed = action if isinstance(action, OpeningAction) else parse_opening(action)
+    if s.settings.is_web(game.mover):
+        web_play(s, parsed)
+        return
     if game.stage != "open" or s.settings.is_ai(game.mover):
         raise ConflictError(tr("no human opening action is awaited now"))
-    parsed = action if isinstance(action, OpeningAction) else parse_opening(action)
     s.commit(OpenGuided(parsed))
+
+
+def web_play(s: Session, choice: int | OpeningAction) -> None:
+    """The web seat's move (a pit) or opening action: checked now (an illegal one is
+    refused to the seat, nothing kept), then taken as the AI's is, so the board guides the
+    hand at the board through it."""
+    game = s.need_game()
+    seat = s.opponent(game.mover)
+    if not isinstance(seat, WebSeat) or game.stage not in ("turn", "open") or game.lifted:
+        raise ConflictError(tr("It is not the web player's turn."))
+    if isinstance(choice, OpeningAction):
+        if game.stage != "open":
+            raise ConflictError(tr("The opening is over: play a move."))
+        game.position.open(choice)  # raises IllegalMoveError, as the guided opening would
+    elif game.stage != "turn" or choice not in game.position.legal_moves():
+        raise IllegalMoveError(tr("{pit} is not a legal move now", pit=pit_name(choice)))
+    seat.play(game.position, choice)
+    s.poll_opponent()
+
+
+def agreed(s: Session, kind: OfferKind, side: Side | str | None) -> None:
+    """`end` or `undo`. With a seat on the web both players must want it: the first asks
+    (an `Offer`), the other's same command accepts; at one board it is done at once.
+    `side`: who asks (a seat's own; None: the player at the board)."""
+    game = s.need_game()
+    event = Agree() if kind == "end" else Undo(own_turn=not s.settings.web)
+    if not s.settings.web:
+        ending(s, event)
+        return
+    local = s.settings.humans[0] if s.settings.humans else game.mover
+    who = Side.parse(side) if isinstance(side, str) else local if side is None else side
+    offer = s.live_offer()
+    if offer is not None and offer.kind == kind and offer.side is not who:
+        s.offer = None
+        ending(s, event)
+        return
+    s.offer = Offer(kind, who, s.seq)
+    s.tell(Changed())
 
 
 def check(s: Session, on: bool | None) -> bool:

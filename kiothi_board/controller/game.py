@@ -350,10 +350,16 @@ def _undo_depth(game: Game, *, own_turn: bool) -> int:
         return 0
     n = len(game.movers)
     back = 1
-    # Against the AI, take back to the human's own turn, or the AI would just replay.
-    while back < n and game.settings.is_ai(game.movers[n - back]):
+    # Against the AI, take back to the human's own turn, or the AI would just replay (a web
+    # seat's move is taken back alone: both players agreed to it).
+    while back < n and _replays(game.settings, game.movers[n - back]):
         back += 1
     return back if n else 0
+
+
+def _replays(settings: Settings, side: Side) -> bool:
+    """Whether `side`'s player would replay a move taken back at once (the AI)."""
+    return settings.is_ai(side) and not settings.is_web(side)
 
 
 def _replay(game: Game, count: int) -> Position:

@@ -30,6 +30,7 @@ from kiothi_board.controller.notices import (
     Started,
     Wrong,
 )
+from kiothi_board.controller.seat import offer_line
 from kiothi_board.controller.session import Session
 from kiothi_board.frame import Frame
 from kiothi_board.guide import (
@@ -52,6 +53,7 @@ from kiothi_board.guide.address import speaks_to_player
 from kiothi_board.guide.instructions import Situation, instruction, wrong_text
 from kiothi_board.guide.restore import Purpose, RestoreView
 from kiothi_board.guide.tutorial import Tutorial, tutorial_line
+from kiothi_board.i18n import tr
 from kiothi_board.rules import pit_name
 
 __all__ = ["SAY_SECONDS", "Presenter"]
@@ -123,7 +125,9 @@ class Presenter:
                 cue = Cue.ENDLESS if endless else Cue.ERROR
                 self._overlays = [o for o in self._overlays if o.pit != pit or o.cue == Cue.HINT]
                 self._overlays.append(Overlay(pit, cue, now, now + ERROR_SECONDS))
-                message = wrong_text(self.view(), pit, ai=self._ai(), endless=endless)
+                message = wrong_text(
+                    self.view(), pit, ai=self._ai(), endless=endless, web=self._web()
+                )
                 self._said = (message, now + SAY_SECONDS)
                 self._said_hint = False
                 return [replace(notice, message=message)]
@@ -206,13 +210,22 @@ class Presenter:
         s = self.session
         return s.game is not None and s.settings.is_ai(s.game.mover)
 
+    def _web(self) -> bool:
+        s = self.session
+        return s.game is not None and s.settings.is_web(s.game.mover)
+
     def instruction(self) -> str:
         """The one line that says what to do now (guide.instructions), with a lesson if any."""
         s = self.session
         now = s.clock.now()
         hint = next((o.pit for o in self._overlays if o.cue == Cue.HINT and o.until > now), None)
         view = self.view()
-        line = instruction(Situation(view, self._ai(), s.thinking, s.settings.pace, hint))
+        line = instruction(
+            Situation(view, self._ai(), s.thinking, s.settings.pace, hint, self._web())
+        )
+        offer = s.live_offer()
+        if offer is not None and s.game is not None and s.game.stage != "over":
+            line = tr("{line} {extra}", line=offer_line(offer, s.settings), extra=line)
         tutorial = self.tutorial()
         return line if tutorial is None else tutorial_line(tutorial, view, line)
 
@@ -276,5 +289,6 @@ class Presenter:
             result=None if game.result is None else game.result.to_json(),
             ended=game.ended,
             ai_to_move=game.stage in ("turn", "open") and s.settings.is_ai(game.mover),
+            offer=None if (offer := s.live_offer()) is None else offer.to_json(),
         )
         return out

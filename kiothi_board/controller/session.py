@@ -45,6 +45,7 @@ from kiothi_board.controller.notices import (
 )
 from kiothi_board.controller.opponent import Opponent, OpponentFactory, OpponentHandle
 from kiothi_board.controller.opponent import random_opponents as _random_opponents
+from kiothi_board.controller.seat import Offer, WebSeat
 from kiothi_board.errors import ConflictError, KiothiError
 from kiothi_board.hardware.protocols import InputEvent
 from kiothi_board.i18n import Msg, tr
@@ -105,6 +106,7 @@ class Session:
         self._thinking_for: tuple[int, int] | None = None
         self._hint: OpponentHandle | None = None
         self._hint_offered = False
+        self.offer: Offer | None = None  # an agreement or takeback one player asked for
         self._marks: dict[int, _Mark] = {}
         self._step_since = clock.now()
         self._over_since = 0.0
@@ -361,7 +363,24 @@ class Session:
         self._opponents = self._opponents_for(self.settings)
 
     def _opponents_for(self, settings: Settings) -> dict[Side, Opponent]:
-        return {side: self.factory(settings.level) for side in Side if settings.is_ai(side)}
+        return {
+            side: WebSeat(side) if settings.is_web(side) else self.factory(settings.level)
+            for side in Side
+            if settings.is_ai(side)
+        }
+
+    def opponent(self, side: Side) -> Opponent | None:
+        """Who plays `side` for the board (None: a person at the board)."""
+        return self._opponents.get(side)
+
+    def live_offer(self) -> Offer | None:
+        """The agreement or takeback asked for, while no action was played after it."""
+        offer = self.offer
+        return offer if offer is not None and offer.seq == self.seq else None
+
+    def poll_opponent(self) -> None:
+        """Take the opponent's move now if it is ready (a seat's just arrived)."""
+        self._poll_opponent()
 
     def _poll_opponent(self) -> None:
         game = self.game

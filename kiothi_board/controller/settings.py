@@ -18,7 +18,10 @@ DEFAULT_LEVEL = LevelChoice(3)
 
 @dataclass(frozen=True, slots=True)
 class Settings:
-    """How a game is played: who plays which side, the AI level, the pace, the rules."""
+    """How a game is played: who plays which side, the AI level, the pace, the rules.
+
+    `humans` play at the board; `web` sides are played from a seat on the web (a phone,
+    kiothi_board/controller/seat.py); the AI plays any other side."""
 
     mode: Mode = "two"
     humans: tuple[Side, ...] = (Side.S, Side.N)
@@ -26,10 +29,15 @@ class Settings:
     pace: Pace = "step"
     variant: Variant = STANDARD
     long_move_laps: int = DEFAULT_LONG_MOVE_LAPS
+    web: tuple[Side, ...] = ()
 
     def is_ai(self, side: Side) -> bool:
-        """Whether the AI plays `side`."""
+        """Whether nobody at the board plays `side` (the AI, or a seat on the web)."""
         return side not in self.humans
+
+    def is_web(self, side: Side) -> bool:
+        """Whether a seat on the web plays `side`."""
+        return side in self.web and side not in self.humans
 
     @property
     def auto(self) -> bool:
@@ -37,7 +45,9 @@ class Settings:
         return not self.humans
 
     def to_json(self) -> dict[str, Any]:
-        """The `meta` stored with a game."""
+        """The `meta` stored with a game (`web` only when a seat plays: older meta stays
+        as it was)."""
+        web = {"web": [s.letter for s in self.web]} if self.web else {}
         return {
             "mode": self.mode,
             "humans": [s.letter for s in self.humans],
@@ -45,7 +55,7 @@ class Settings:
             "pace": self.pace,
             "variant": self.variant.to_json(),
             "long_move_laps": self.long_move_laps,
-        }
+        } | web
 
     def to_stored(self) -> dict[str, Any]:
         """The `meta` stored with a game: `to_json` and the numbering of its level."""
@@ -63,4 +73,5 @@ class Settings:
             pace=data.get("pace", "step"),
             variant=Variant.from_json(data.get("variant", {})),
             long_move_laps=int(data.get("long_move_laps", DEFAULT_LONG_MOVE_LAPS)),
+            web=tuple(Side.parse(s) for s in data.get("web", [])),
         )

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 import kiothi_board.controller.commands as c
-from kiothi_board.controller.events import Abandon, Agree, Undo, Walk
+from kiothi_board.controller.events import Abandon, Walk
 from kiothi_board.controller.kinds import (
     Choice,
     Flag,
@@ -242,15 +242,34 @@ TABLE = CommandTable(
             },
             key="?",
         ),
+        _door(
+            "seat_link",
+            tr("make a one-time link that seats a player on the web as one side"),
+            Arg("side", SideOf(), True),
+            Arg("expires", Integer(30, 7 * 86400), default=600),
+            role="control",
+            returns="`side`, `link` (`#seat=…`), `url`, `expires` (wall time) — good once, "
+            "`expires` seconds (default 600), for a session that plays `side` only",
+            reply_schema={
+                "type": "object",
+                "required": ["side", "link", "url", "expires"],
+                "properties": {"link": {"type": "string"}, "url": {"type": ["string", "null"]}},
+            },
+        ),
         CommandSpec(
             "new_game",
             tr("start a game"),
             "control",
-            (*_GAME_ARGS, Arg("long_move_laps", Integer(0, 1000))),
+            (
+                *_GAME_ARGS,
+                Arg("long_move_laps", Integer(0, 1000)),
+                Arg("web", Choice(("S", "N", ""))),
+            ),
             lambda ctl, a: c.start(ctl.session, ctl.get_settings(), a),
             keyed("game_id"),
             f"`game_id`; missing {_OPTIONS} come from the settings (`long_move_laps`: the laps "
-            "past which a move's counts are set at once, by default 30)",
+            "past which a move's counts are set at once, by default 30; `web`: the side a seat "
+            "on the web plays, see `seat_link`)",
             _GAME_ID,
         ),
         _door(
@@ -303,7 +322,9 @@ TABLE = CommandTable(
             "undo",
             tr("undo a move"),
             "seat",
-            handler=lambda ctl, _: c.ending(ctl.session, Undo(own_turn=True)),
+            (Arg("side", SideOf()),),
+            lambda ctl, side: c.agreed(ctl.session, "undo", side),
+            returns="`{}` (with a web seat: asks the other player, or accepts their ask)",
             key="z",
             chords=((4, 5, None), (14, 15, None)),
             controls=(0,),
@@ -338,8 +359,10 @@ TABLE = CommandTable(
             "end",
             tr("end the game by agreement"),
             "seat",
-            handler=lambda ctl, _: c.ending(ctl.session, Agree()),
-            returns="`{}` (R13: each player takes the seeds in their own row)",
+            (Arg("side", SideOf()),),
+            lambda ctl, side: c.agreed(ctl.session, "end", side),
+            returns="`{}` (R13: each player takes the seeds in their own row; with a web seat: "
+            "asks the other player, or accepts their ask)",
             key="a",
             chords=((9, 10, None),),
             button=True,

@@ -51,10 +51,15 @@ class Situation:
     thinking: bool = False  # the AI is choosing its move
     pace: str = "step"  # step, flow or instant
     hint: int | None = None  # the pit a live hint points at
+    web: bool = (
+        False  # that side is played from a seat on the web (kiothi_board/controller/seat.py)
+    )
 
 
-def side_name(side: Side, ai: bool = False) -> Msg:
-    """`South`, `North (AI)`."""
+def side_name(side: Side, ai: bool = False, web: bool = False) -> Msg:
+    """`South`, `North (AI)`, `North (web player)`."""
+    if web:
+        return tr("{side} (web player)", side=_SIDE[side])
     return tr("{side} (AI)", side=_SIDE[side]) if ai else _SIDE[side]
 
 
@@ -159,6 +164,8 @@ def _result(view: OverView) -> tuple[Msg, Msg]:
 
 def _idle(view: IdleView, s: Situation) -> Msg:
     side = view.position.to_move
+    if s.web:
+        return tr("Waiting for the web player's move ({side}).", side=_SIDE[side])
     if s.ai:
         name = side_name(side, True)
         return (
@@ -212,7 +219,7 @@ def _opening(view: OpeningView) -> Msg:
 
 def _steps(view: StepsView, s: Situation) -> Msg:
     step = view.step
-    who = side_name(view.mover, s.ai)
+    who = side_name(view.mover, s.ai, s.web)
     count = step.board[step.pit] if step.pit >= 0 else 0
     pit = pit_name(step.pit) if step.pit >= 0 else ""
     if step.kind == "done":
@@ -231,6 +238,8 @@ def _steps(view: StepsView, s: Situation) -> Msg:
     flow = s.pace == "flow" or (s.ai and s.pace != "step")
     if view.paused:
         return to_player(tr("Paused: press any pit to go on."))
+    if step.kind == "lift" and s.web:
+        return tr("The web player plays {pit}: lift {seeds} from it.", pit=pit, seeds=_all(count))
     if step.kind == "lift":
         return tr("{side} plays {pit}: lift {seeds} from it.", side=who, pit=pit, seeds=_all(count))
     if step.kind == "relay":
@@ -272,7 +281,9 @@ def _safe(view: StepsView) -> Msg | None:
     )
 
 
-def wrong_text(view: View, pit: int, *, ai: bool = False, endless: bool = False) -> Msg:
+def wrong_text(
+    view: View, pit: int, *, ai: bool = False, endless: bool = False, web: bool = False
+) -> Msg:
     """Why a press on `pit` did nothing, in words (the pit flashes red meanwhile)."""
     name = pit_name(pit)
     if isinstance(view, BlankView):
@@ -285,7 +296,7 @@ def wrong_text(view: View, pit: int, *, ai: bool = False, endless: bool = False)
         return to_player(tr("{pit} needs no press now.", pit=name))
     mover = view.position.to_move if isinstance(view, IdleView) else view.mover
     if ai:
-        return tr("Wait: it is {side}'s turn.", side=side_name(mover, True))
+        return tr("Wait: it is {side}'s turn.", side=side_name(mover, True, web))
     if endless:
         return tr("{pit}'s move would never end (R6): choose another pit.", pit=name)
     if pit not in mover.pits:

@@ -44,6 +44,7 @@ class Twin:
     pages: list[Any] = field(default_factory=list)
     desk: Any = None
     phone: Any = None
+    server: Any = None  # the ApiServer (its dispatcher, for a door's own commands)
 
     def page(self, viewport: dict[str, int], **kw: Any) -> Any:
         """A page on the twin (under its real CSP), connected, with JS errors collected in
@@ -124,7 +125,7 @@ def serve(browser: Any) -> Iterator[Twin]:
     try:
         cfg = {"tcp_port": None, "web_port": 0, "sim": True, "token": TOKEN, "staff_pin": PIN}
         with start_api(ctl, cfg) as server:
-            twin = Twin(ctl, sink, f"http://127.0.0.1:{server.web_port}/", browser)
+            twin = Twin(ctl, sink, f"http://127.0.0.1:{server.web_port}/", browser, server=server)
             try:
                 yield twin
             finally:

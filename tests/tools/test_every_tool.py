@@ -21,7 +21,8 @@ from pathlib import Path
 import pytest
 
 from kiothi_board import cli
-from tests.conftest import Mosquitto
+from kiothi_board.tools.seat_link import request
+from tests.conftest import Mosquitto, poll_until
 
 REPO = Path(__file__).resolve().parents[2]
 TOOLS = REPO / "kiothi_board/tools"
@@ -110,6 +111,34 @@ def run(tmp: Path) -> None:
     started(args, '"stage": "guided_open"', tmp)
 
 
+def answers(path: str) -> bool:
+    """Whether the board answers a ping on the Unix socket `path` yet."""
+    try:
+        return bool(request(path, "ping", {})["ok"])
+    except OSError:
+        return False
+
+
+def seat_link(tmp: Path) -> None:
+    """A simulator with a Unix socket; `seat-link` asks it for a link and prints it."""
+    sock = tmp / "api.sock"
+    (tmp / "seat.toml").write_text(QUIET_CONFIG + f'unix_path = "{sock}"\n')
+    args = ["run", "--sim", "--no-terminal", "--trace", "--config", str(tmp / "seat.toml")]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "kiothi_board", *args, "--state-dir", str(tmp / "state")],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        cwd=tmp,
+    )
+    try:
+        poll_until(lambda: answers(str(sock)), "the simulator's Unix socket")
+        out = kiothi("seat-link", "--side", "N", "--socket", str(sock), "--base", "http://b/")
+        assert out.startswith("http://b/#seat=") and len(out.strip()) > 30
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(30)
+
+
 def replay(tmp: Path, broker: Mosquitto) -> None:
     (tmp / "game.json").write_text(json.dumps(RECORD))
     assert kiothi("replay", str(tmp / "game.json")).count("\n") == 3  # start, two passes
@@ -136,6 +165,7 @@ CASES: dict[str, Case] = {
         "match", "level:1", "level:1", "--games", "1", "--movetime", "5", "--max-plies", "6"
     ),
     "run": lambda tmp, _: run(tmp),
+    "seat-link": lambda tmp, _: seat_link(tmp),
     "fleet": lambda tmp, broker: started(
         ["fleet", "--broker", broker.url, "--port", "0", "--prefix", "kiothi-tools/v1"],
         "fleet dashboard on",

@@ -5,10 +5,13 @@
 // The simulator prints a one-time link ".../#ticket=…" (good once, for 10 minutes, made for
 // whoever can read its terminal): it is taken out of the address bar, so it is neither
 // bookmarked nor shown over a shoulder, and exchanged at the first hello for this tab's own.
+// A seat link ".../#seat=…" (the staff's `seat_link`) is taken the same way: the board
+// answers it with a session of role `seat` that plays one side.
 function takeTicket() {
-  const match = /(?:^#|&)ticket=([A-Za-z0-9_-]{16,64})/.exec(location.hash);
+  const match = /(?:^#|&)(ticket|seat)=([A-Za-z0-9_-]{16,64})/.exec(location.hash);
   if (match) {
-    sessionStorage.setItem("kiothi-ticket", match[1]);
+    sessionStorage.setItem("kiothi-ticket", match[2]);
+    sessionStorage.setItem("kiothi-seat-link", match[1] === "seat" ? "1" : "");
     history.replaceState(null, "", location.pathname + location.search);
   }
   return sessionStorage.getItem("kiothi-ticket") || undefined;
@@ -36,8 +39,11 @@ function N_(id) { return id; }
 // Codes whose message is the game's own words for a player (not protocol words).
 const GAME_WORDS = new Set(["conflict", "illegal"]);
 
-function plainError(err) {
+function plainError(err, seat) {
   if (err && GAME_WORDS.has(err.code) && err.message) return err.message;
+  // A seat's refusals are the board's own sentences, in its language ("This seat plays N
+  // only, so it cannot start a game.").
+  if (err && seat && err.code === "unauthorized" && err.message) return err.message;
   const words = ERROR_WORDS[err && err.code] || ERROR_WORDS.internal;
   return t(words);
 }
@@ -90,7 +96,9 @@ class KiothiClient {
           sessionStorage.removeItem("kiothi-ticket");
           hello = await this.request("hello", { client: "web" });
           // A spent link is no saved code: say what happened to the link, and where the code is.
+          const seatLink = sessionStorage.getItem("kiothi-seat-link") === "1";
           this.emit("notice", err.code === "rate_limited" ? err.message
+            : ticket && seatLink ? t("This seat link was used already or has expired: this device only watches. Ask the board's staff for a new link.")
             : ticket ? t("This link was used already (it gives control once, for 10 minutes): this device only watches. The access code is in the terminal that started the simulator: enter it on the operator page.")
             : t("The saved access code was not accepted: this device only watches. Enter the code again on the operator page."));
         }
@@ -120,7 +128,7 @@ class KiothiClient {
           const err = new Error(data.error.message);
           err.code = data.error.code;
           err.detail = data.error.message;
-          err.message = plainError(err);
+          err.message = plainError(err, !!(this.hello && this.hello.role === "seat"));
           reject(err);
         }
       }

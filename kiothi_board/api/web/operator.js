@@ -259,6 +259,24 @@ $("start").onclick = async () => {
     toast(t("Game {id} started", { id: r.game_id }));
   } catch (e) { fail(e); }
 };
+// A seat on the web: a one-time link for one side (`seat_link`), then a game whose other
+// side that seat plays (`new_game` with `web`); the board guides its player through the
+// web player's moves.
+$("seat-link").onclick = async () => {
+  try {
+    const r = await client.request("seat_link", { side: $("seat-side").value });
+    $("seat-url").value = `${location.origin}/${r.link}`;
+    $("seat-url").select();
+    toast(t("Seat link made: send it to the web player"));
+  } catch (e) { fail(e); }
+};
+$("seat-start").onclick = async () => {
+  const { pace, variant } = gameArgs();
+  try {
+    const r = await client.request("new_game", { mode: "two", web: $("seat-side").value, pace, variant });
+    toast(t("Game {id} started", { id: r.game_id }));
+  } catch (e) { fail(e); }
+};
 $("undo").onclick = () => act("undo", {}, t("Undone"));
 $("hint").onclick = () => act("hint", {}, t("Hint asked for"));
 $("check").onclick = () => act("check", {}, null);

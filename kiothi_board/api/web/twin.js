@@ -49,10 +49,13 @@ const WORDS = {
   get undoSet() { return t("Undo: set the board back"); },
   get set() { return t("Set the board"); },
   get over() { return t("Game over"); },
-  toMove: (s, opening, ai) => {
+  toMove: (s, opening, ai, web) => {
     const turn = opening ? t("{side} to open", { side: side(s) }) : t("{side} to move", { side: side(s) });
+    if (web) return s === seatSide() ? t("{turn} · you", { turn }) : t("{turn} · web player", { turn });
     return ai ? t("{turn} · AI", { turn }) : turn;
   },
+  webRow: (s) => t("{side}'s, the web player's", { side: side(s) }),
+  webRowLabel: (s) => t("{side}'s row · web player", { side: side(s) }),
   get realBoard() { return t("This page shows a real board: press the pits on the board itself."); },
   get watching() { return t("You are watching: enter the board's access code on the operator page to play."); },
   get roleControl() { return t("you may play"); },
@@ -224,6 +227,7 @@ function drawFrame(frame) {
 }
 
 function press(i, hold) {
+  if (isSeat()) { seatPress(i, hold); return; } // a seat plays its side on a real board too
   if (!client.hello || !client.hello.sim) {
     say(WORDS.realBoard);
     return;
@@ -270,6 +274,7 @@ function renderMoves(actions) {
 }
 
 function humansOf(st) {
+  if (isSeat()) return seatSide(); // the seat's own row nearest the viewer
   const humans = (st && st.settings && st.settings.humans) || ["S"];
   return humans.length === 1 ? humans[0] : "S";
 }
@@ -281,6 +286,8 @@ function plays() {
 
 function owner(st, side) {
   const humans = (st.settings && st.settings.humans) || [];
+  if (isSeat() && side === seatSide()) return WORDS.yours;
+  if (st.stage !== "none" && ((st.settings && st.settings.web) || []).includes(side)) return WORDS.webRow(side);
   if (plays() && humans.length === 1 && humans[0] === side) return WORDS.yours;
   if (st.stage !== "none" && !humans.includes(side)) return WORDS.aiRow(side);
   return WORDS.row(side);
@@ -305,6 +312,7 @@ function pitLabel(st, i, counts, resetting, toSet) {
   const pending = new Set((st.restore && st.restore.pending) || []);
   const humans = (st.settings && st.settings.humans) || [];
   if (pending.has(name)) parts.push(WORDS.setTo(n));
+  else if (isSeat()) { const may = seatPitHint(st, name); if (may) parts.push(may); }
   else if (st.expect === name) parts.push(plays() ? WORDS.asked : WORDS.pointed);
   else if (plays() && st.stage === "open" && st.lifted && humans.includes(pos.to_move)) parts.push(WORDS.mayPlace);
   else if (plays() && !st.expect && ["turn", "open"].includes(st.stage) && name[0] === pos.to_move
@@ -324,8 +332,10 @@ function render(st) {
   for (const id of ["label-top", "label-bottom"]) {
     const el = $(id);
     const s = el.dataset.side;
-    const you = plays() && humans.length === 1 && humans.includes(s);
-    el.textContent = you ? WORDS.youRow(s) : on && !humans.includes(s) ? WORDS.aiRowLabel(s) : WORDS.rowLabel(s);
+    const you = isSeat() ? s === seatSide() : plays() && humans.length === 1 && humans.includes(s);
+    const web = ((st.settings && st.settings.web) || []).includes(s);
+    el.textContent = you ? WORDS.youRow(s) : on && web ? WORDS.webRowLabel(s)
+      : on && !humans.includes(s) ? WORDS.aiRowLabel(s) : WORDS.rowLabel(s);
   }
   // During an exhibition's reset the rings ask for the start position: so do the numbers
   // (also while an ended game still shows its result: stage `over` is not play); after it
@@ -344,7 +354,7 @@ function render(st) {
     p.count.textContent = counts[i];
     p.el.classList.toggle("expect", !!on && !resetting && st.expect === name);
     p.el.classList.toggle("differs", pending.has(name) || (resetting && !Array.isArray(exhibit.pending) && counts[i] > 0));
-    p.el.classList.toggle("clickable", !!(client.hello && client.hello.sim));
+    p.el.classList.toggle("clickable", !!(client.hello && (client.hello.sim || isSeat())));
     p.el.setAttribute("aria-label", pitLabel(st, i, counts, resetting, pending));
   });
   const turnEl = $("turn");
@@ -359,14 +369,16 @@ function render(st) {
     turnEl.className = "turn ended";
   } else {
     const s = st.position.to_move;
-    turnEl.textContent = WORDS.toMove(s, st.position.phase === "opening", st.ai_to_move);
+    const web = ((st.settings && st.settings.web) || []).includes(s);
+    turnEl.textContent = WORDS.toMove(s, st.position.phase === "opening", st.ai_to_move && !web, web);
     turnEl.className = `turn ${s === "S" ? "south" : "north"}`;
   }
   // The plain (read-only) page neither calls the watcher "you" nor asks them to press.
   // (An exhibition's invitation is the board's own, to whoever stands at it: kept.)
   const invite = exhibitLine(exhibit);
   const line = invite || st.instruction || "";
-  setCue(invite || plays() || !client.hello ? line : watcherLine(st, line), turnEl.textContent,
+  const cue = isSeat() ? seatLine(st, line) : invite || plays() || !client.hello ? line : watcherLine(st, line);
+  setCue(cue, turnEl.textContent,
     on && !st.restore && st.stage !== "over" ? turnLine(st) : null);
   // The cycled invitation is marked with its own language (a screen reader then reads
   // Swahili as Swahili); any other line is in the page's language.
@@ -402,6 +414,7 @@ function render(st) {
     if (pits.some((p) => p.el === document.activeElement)) focusPit(pitIndex(st.expect));
   }
   lastExpect = st.expect || null;
+  seatRender(st);
 }
 
 function rove(expect) {
@@ -510,8 +523,9 @@ client.on("open", async (hello) => {
   $("conn").setAttribute("aria-label", t("connected"));
   $("sim").classList.toggle("hidden", !hello.sim);
   const role = $("role");
-  role.textContent = hello.role === "control" ? WORDS.roleControl : WORDS.roleWatch;
+  role.textContent = roleWord(hello);
   role.className = `badge ${hello.role}`;
+  $("link-operator").classList.toggle("hidden", hello.role === "seat"); // nothing there for a seat
   document.querySelectorAll(".control-only").forEach((e) => e.classList.toggle("hidden", hello.role !== "control"));
   leds = hello.board.leds_per_ring;
   try {
@@ -674,12 +688,17 @@ $("btn-lang").onclick = async () => {
   relabel();
 };
 
+function roleWord(hello) {
+  if (hello.role === "seat") return SEAT_WORDS.you(hello.seat);
+  return hello.role === "control" ? WORDS.roleControl : WORDS.roleWatch;
+}
+
 function relabel() {
   const langs = (client.hello && client.hello.languages) || [];
   const btn = $("btn-lang");
   btn.textContent = I18N.name;
   btn.classList.toggle("hidden", langs.length < 2);
-  if (client.hello) $("role").textContent = client.hello.role === "control" ? WORDS.roleControl : WORDS.roleWatch;
+  if (client.hello) $("role").textContent = roleWord(client.hello);
   $("conn").setAttribute("aria-label", $("conn").classList.contains("up") ? t("connected") : t("disconnected"));
   renderMoves.last = null;
   layout();
@@ -690,6 +709,7 @@ client.on("relabel", relabel);
 onLanguage(() => { if (client.hello) relabel(); });
 
 buildBoard();
+seatSetup();
 narrow.addEventListener("change", layout);
 window.kiothiTwin = {
   get state() { return state; },
