@@ -342,8 +342,21 @@ class AccessPolicy:
 
     def issue_seat(self, side: str, ttl: float = SEAT_TTL) -> str:
         """A seat link's secret for `side`: good once, within `ttl` seconds, exchanged for
-        a session of role `seat` that plays `side` only (`take_seat`)."""
+        a session of role `seat` that plays `side` only (`take_seat`). A new link for a side
+        retires every earlier link and seat session of that side: the phone of the last
+        visitor who played North cannot play in the next visitor's game."""
+        with self._lock:
+            for key in [k for k, (_, s, _) in self._seats.items() if s == side]:
+                del self._seats[key]
         return self._add_seat(side, ttl, once=True)
+
+    def seat_live(self, ticket: str | None) -> bool:
+        """Whether a seat's session ticket is still good (not expired, not retired)."""
+        if not ticket:
+            return False
+        with self._lock:
+            seat = self._seats.get(_digest(ticket))
+        return seat is not None and not seat[2] and seat[0] >= self._clock.now()
 
     def _add_seat(self, side: str, ttl: float, *, once: bool) -> str:
         ticket = secrets.token_urlsafe(24)

@@ -190,12 +190,13 @@ class CommandHandlers:
         seated = None if session.locked or not ticket_ else self.access.take_seat(ticket_)
         if seated is not None and not (token or pin):
             session.role, (session.seat, ticket) = "seat", seated  # plays that side only
+            session.seat_ticket = ticket
             return ticket
         ticket = self.access.authenticate(
             session.peer, locked=session.locked, token=token, pin=pin, ticket=ticket_
         )
         session.role = "control"
-        session.seat = None
+        session.seat = session.seat_ticket = None
         return ticket
 
     def _cmd_auth(self, session: ClientSession, a: dict[str, Any]) -> dict[str, Any]:

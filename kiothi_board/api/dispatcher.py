@@ -146,13 +146,12 @@ class Dispatcher(CommandHandlers):
         wake: Callable[[], None],
         on_over: Callable[[str], None] | None = None,
         pending: Callable[[], int] | None = None,
-        seat: str | None = None,
     ) -> ClientSession:
         """A new client; `wake` is called when its outbox gets lines to send.
 
         `on_over(reason)` cuts the client off when it is over its byte budget; `pending`
-        tells the bytes its transport holds unsent (counted in the budget). `seat` ("S" or
-        "N"): a remote player's seat, which plays that side only (role `seat`).
+        tells the bytes its transport holds unsent (counted in the budget). A seat (role
+        `seat`, one side only) is only ever taken with a seat link's ticket (`hello`).
         """
         outbox = Outbox(
             self._outbox_limit, wake, byte_limit=self.budget, on_over=on_over, pending=pending
@@ -160,11 +159,10 @@ class Dispatcher(CommandHandlers):
         session = ClientSession(
             transport,
             peer,
-            role="seat" if seat is not None else "control" if trusted else "spectator",
+            role="control" if trusted else "spectator",
             outbox=outbox,
             limiter=RateLimiter(self._rate, self._burst, self._clock),
         )
-        session.seat = seat
         with self._hub_lock:
             self._sessions[session.id] = session
         log.debug("api: %s client %s connected as %s", transport, peer, session.role)
@@ -395,8 +393,16 @@ class Dispatcher(CommandHandlers):
         own = (pit is None or (pit < 10) == (side == "S")) and args.get("side", side) == side
         if not own:
             raise ApiError("unauthorized", refusal(spec, session))
+        if spec.role != "seat":
+            return  # what a spectator may do (state, help, …)
+        if not self.access.seat_live(session.seat_ticket):
+            raise ApiError("unauthorized", tr("This seat was given to someone else."))
+        state = self.service.state()
+        if side not in (state.get("settings") or {}).get("web", ()):
+            # A link seats the web player of a game: not a side someone plays at the board.
+            raise ApiError("unauthorized", tr("No game is waiting for the web player."))
         if spec.turn:
-            position = self.service.state().get("position") or {}
+            position = state.get("position") or {}
             if position.get("to_move") != side:
                 raise ApiError("conflict", tr("It is not {side}'s turn.", side=str(side)))
 

@@ -60,6 +60,7 @@ class ClientSession:
         self.locked = False  # a page of a foreign Origin: may never take control
         self.lang: str | None = None  # its words' language (None: the board's current one)
         self.seat: str | None = None  # a remote player's seat: the side it plays ("S", "N")
+        self.seat_ticket: str | None = None  # its session ticket: a newer link retires it
         # Why this door takes no secret (MQTT: everyone on the broker may read the bus), or
         # None: a token, PIN or ticket sent here would be readable by others.
         self.no_secrets: str | None = None

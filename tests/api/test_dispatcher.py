@@ -249,9 +249,15 @@ def test_a_seat_plays_its_own_side_only_on_its_own_turn(disp: Dispatcher, board:
     """The `seat` role (a remote player's): its own pits on its own turn, its own
     resignation; nothing of the staff's, nothing of the other side's."""
     assert Peer(disp).req("new_game", mode="two", pace="instant", variant={"V2": True})["ok"]
-    seat = Peer(disp)
-    seat.session = disp.open_session("direct", "phone", trusted=False, wake=lambda: None, seat="N")
-    assert seat.req("hello")["result"]["role"] == "seat"
+    link = Peer(disp).req("seat_link", side="N")["result"]["link"]
+    seat = Peer(disp, trusted=False)
+    assert seat.req("hello", ticket=link.removeprefix("#seat="))["result"]["role"] == "seat"
+    # North is played at the board here: the seat's link is not a way into that side.
+    taken = seat.req("press", pit="N6")["error"]
+    assert taken["code"] == "unauthorized" and "web player" in taken["message"]
+    assert seat.req("resign")["error"]["code"] == "unauthorized"
+    new = Peer(disp).req("new_game", mode="two", pace="instant", variant={"V2": True}, web="N")
+    assert new["ok"]
     early = seat.req("press", pit="N6")["error"]  # South is to move
     assert early["code"] == "conflict" and "not N's turn" in early["message"]
     other = seat.req("press", pit="S6")["error"]

@@ -32,12 +32,13 @@ def disp(board: Board, clock: FakeClock) -> Dispatcher:
 
 
 def seated(disp: Dispatcher, side: str = "N", **kw: object) -> Peer:
-    """A web page that opened a fresh seat link for `side`."""
+    """A web page that opened a fresh seat link for `side` (its session ticket: `.ticket`)."""
     link = Peer(disp).req("seat_link", side=side, **kw)["result"]
     assert link["url"] == "http://board.local:8420/" + link["link"]
     seat = Peer(disp, trusted=False)
     hello = seat.req("hello", ticket=link["link"].removeprefix("#seat="))["result"]
     assert hello["role"] == "seat" and hello["seat"] == side and hello["ticket"]
+    seat.ticket = hello["ticket"]  # type: ignore[attr-defined]
     return seat
 
 
@@ -166,3 +167,22 @@ def test_the_board_says_the_web_players_move_in_its_own_language() -> None:
             assert line.render(lang).startswith(f"{words} {pit}"), lang
     finally:
         ctl.close()
+
+
+def test_a_new_seat_link_retires_the_last_visitors_seat(disp: Dispatcher) -> None:
+    """The phone that played North for the last visitor keeps its connection and its session
+    ticket; once the staff make a link for the next visitor, neither plays North any more."""
+    earlier = seated(disp, "N")
+    ticket = earlier.ticket  # type: ignore[attr-defined]
+    new = Peer(disp).req("new_game", mode="two", pace="instant", variant={"V2": True}, web="N")
+    assert new["ok"]
+    assert Peer(disp).req("press", pit="S6")["ok"]
+    later = seated(disp, "N")
+    refused = earlier.req("press", pit="N6")["error"]
+    assert refused["code"] == "unauthorized" and "someone else" in refused["message"]
+    back = Peer(disp, trusted=False).req("hello", ticket=ticket)
+    assert "error" in back or back["result"]["role"] != "seat"
+    pressed = later.req("press", pit="N6")
+    assert pressed["ok"], pressed
+    assert seated(disp, "S").req("state")["ok"]  # a link for South leaves North's seat alone
+    assert later.req("resign")["ok"]
