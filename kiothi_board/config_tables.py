@@ -2,10 +2,10 @@
 
 `kiothi_board.config` checks the TOML against its schema and fills in the defaults; each
 table then becomes one of these values (`Config.board`, `Config.leds`, `Config.game`,
-`Config.store`, `Config.daemon`, `Config.mqtt`, `Config.exhibit`, `Config.voice`), so no part below the
-daemon reads a key by its name. The `[api]`, `[mqtt]` and `[exhibit]` tables also have
-settings of their own in their rooms (`ApiConfig`, `MqttSettings`, `ExhibitSettings`), made
-from these checked tables.
+`Config.store`, `Config.daemon`, `Config.mqtt`, `Config.exhibit`, `Config.voice`), so no
+part below the daemon reads a key by its name. The `[api]`, `[mqtt]` and `[exhibit]` tables
+also have settings of their own in their rooms (`ApiConfig`, `MqttSettings`,
+`ExhibitSettings`), made from these checked tables.
 Reading a config imports no AI (the tools that only check a config stay quick), so a level
 stays as the config gives it until the daemon parses it into a `LevelChoice`.
 """

@@ -1,7 +1,7 @@
-"""The one registry of pit-input, LED-output and voice drivers: name → factory and a one-line description.
+"""The one registry of pit-input, LED-output and voice drivers: name → factory and a line.
 
-`board.input`, `leds.output` and `voice.output` may name any driver listed here, or `auto`. The config takes
-its allowed values from `PIT_INPUTS.choices()` / `LED_OUTPUTS.choices()`, `kiothi_board.drivers`
+`board.input`, `leds.output` and `voice.output` may name any driver listed here, or `auto`.
+The config takes its allowed values from the registries' `choices()`, `kiothi_board.drivers`
 opens them, `kiothi-board doctor` lists their packages: adding a driver touches this file only.
 Hardware libraries are imported inside the factories, so this module imports anywhere.
 """
