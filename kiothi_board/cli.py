@@ -133,6 +133,12 @@ def _i18n(argv: list[str]) -> int | None:
     return main(argv)
 
 
+def _voice(argv: list[str]) -> int | None:
+    from kiothi_board.tools.voice import main
+
+    return main(argv)
+
+
 def _firmware(argv: list[str]) -> int | None:
     from kiothi_board.tools.firmware import main
 
@@ -151,6 +157,7 @@ _DELEGATED: dict[str, tuple[Command, str]] = {
     "doctor": (_doctor, "self-test: pins, store, link, LEDs, each pit"),
     "firmware": (_firmware, "firmware install: copy it to a Pico"),
     "i18n": (_i18n, "message catalogs: extract, update, compile, check"),
+    "voice": (_voice, "voice say: a sentence through espeak-ng, or to a WAV file"),
     "leds": (_leds, "leds off: blank the LED rings (run by the service)"),
     "guide-pictures": (
         _guide_pictures,

@@ -44,6 +44,8 @@ _SIDE = {Side.S: trp("side", "South"), Side.N: trp("side", "North")}
 
 def seeds(n: int) -> Msg:
     """`n` seeds, the number as a word: "four seeds", "mbegu nne"."""
+    if n == 1:  # its own entry: "une graine", "ein Samen" (the number alone is "un", "eins")
+        return tr("one seed")
     return trn("{word} seed", "{word} seeds", n, word=number_word(n))
 
 
