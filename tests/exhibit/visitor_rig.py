@@ -44,7 +44,8 @@ class Visit:
         self.sink = FakePixelSink(16, keep=4)
         self.director = Director(
             ExhibitSettings(TIMING, level=LevelChoice.parse(level)), clock=self.clock,
-            store=self.store, renderer=Renderer(leds=16), schedule=schedule or Schedule(timezone="UTC"),
+            store=self.store, renderer=Renderer(leds=16),
+            schedule=schedule or Schedule(timezone="UTC"),
         )  # fmt: skip
         self.opponents = AIFactory(seed=3)
         self.board = Board(
