@@ -5,20 +5,27 @@ language; a press cuts speech short; quiet hours are silent."""
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
 
 import pytest
 
 from kiothi_board.board.speech import Announcer, Voice, result_words
+from kiothi_board.clock import FakeClock
+from kiothi_board.config import validate
 from kiothi_board.controller.notices import Notice
+from kiothi_board.daemon import Daemon
 from kiothi_board.exhibit.director import Director
 from kiothi_board.exhibit.schedule import Schedule
 from kiothi_board.exhibit.words import ATTRACT, WAKING
 from kiothi_board.hardware.speaker import Speaker, Utterance
-from kiothi_board.hardware.voice import RecordingVoice, Said
+from kiothi_board.hardware.voice import RecordingVoice, Said, SimVoice
 from kiothi_board.i18n import tr
 from kiothi_board.rules import Outcome, Side, parse_pit
+from tests.api.helpers import validator
 from tests.conftest import poll_until
 from tests.controller.conftest import make_rig
 from tests.exhibit.visitor_rig import TIMING, Visit
@@ -207,3 +214,39 @@ def test_the_voice_commands_repeat_read_the_board_and_switch_it_off() -> None:
         assert len(rec.said) > before, "on again: the last line, said again"
     finally:
         rig.ctl.close()
+
+
+def test_staff_switch_the_voice_over_the_api_and_a_spectator_may_not(tmp_path: Path) -> None:
+    """The daemon with `[voice]` on (the sim voice): `voice.set` is a staff command of the
+    table on every door; off, a press says nothing; its reply is the schema's."""
+    cfg = validate(
+        {
+            "game": {"mode": "two", "variant": "V2"},
+            "api": {"tcp_port": 0, "web_port": -1},
+            "voice": {"enabled": True, "output": "sim", "what": list(ALL)},
+        }
+    )
+    lines: list[str] = []
+    with Daemon(cfg, sim=True, state_dir=str(tmp_path), clock=FakeClock(100.0)) as d:
+        assert d.api is not None
+        speaker = d.board.loop.voice.speaker
+        assert speaker is not None
+        speaker.output = SimVoice(lines.append)  # type: ignore[assignment]
+        door = d.api.dispatcher
+        staff = door.open_session("direct", "staff", trusted=True, wake=lambda: None)
+        watcher = door.open_session("tcp", "198.51.100.7", trusted=False, wake=lambda: None)
+
+        def ask(session: Any, cmd: str, **args: Any) -> Any:
+            line = json.dumps({"id": 1, "cmd": cmd, "args": args})
+            return door.handle_line(session, line)
+
+        refused = ask(watcher, "voice.set", on=False)
+        assert not refused["ok"], refused
+        reply = ask(staff, "voice.set", on=False, volume=0.8)
+        assert reply["ok"] and reply["result"] == {"voice": {"on": False, "volume": 0.8}}
+        validator("reply.voice.set").validate(reply)
+        d.board.press("S6")
+        assert speaker.idle() and lines == []
+        assert ask(staff, "voice.set", on=True)["ok"]
+        d.board.press("S7")
+        assert speaker.idle() and lines and lines[0].startswith("\U0001f50a S7, ")

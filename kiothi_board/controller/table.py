@@ -429,6 +429,11 @@ TABLE = CommandTable(
             lambda ctl, a: _voice(ctl, "set", a),
             keyed("voice"),
             "`voice`: `on`, `volume` as asked (a board without `[voice]` stays silent)",
+            {
+                "type": "object",
+                "required": ["voice"],
+                "properties": {"voice": {"type": "object"}},
+            },
             least=1,
         ),
         CommandSpec(
