@@ -119,9 +119,9 @@ class Announcer:
         return cut, utterance
 
     def _utterance(self, said: list[Msg], invite: bool) -> Utterance | None:
-        parts = [(self.lang, m.render(self.lang)) for m in said]
+        parts: list[tuple[str, str]] = [(self.lang, m) for m in said]  # the worker renders
         if invite:  # the invitation: in each of the venue's languages in turn
-            parts += [(lang, ATTRACT.render(lang)) for lang in self.languages]
+            parts += [(lang, ATTRACT) for lang in self.languages]
         return Utterance(tuple(parts)) if parts else None
 
     def _pressed(self, pit: int, control: int | None) -> list[Msg]:

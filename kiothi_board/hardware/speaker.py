@@ -15,6 +15,7 @@ import threading
 from dataclasses import dataclass
 
 from kiothi_board.hardware.protocols import VoiceOutput
+from kiothi_board.i18n import render
 
 __all__ = ["Speaker", "Utterance"]
 
@@ -23,7 +24,8 @@ log = logging.getLogger(__name__)
 
 @dataclass(frozen=True, slots=True)
 class Utterance:
-    """What to say: sentences as (language, text), said one after the other."""
+    """What to say: sentences as (language, text), said one after the other. A text that is
+    a catalog `Msg` is rendered in its language by the worker, off the board loop."""
 
     parts: tuple[tuple[str, str], ...]
 
@@ -90,7 +92,7 @@ class Speaker:
                     return  # interrupted, or a newer line replaces the rest of this one
                 self.spoken += 1
             try:
-                self.output.speak(text, lang)
+                self.output.speak(str(render(text, lang)), lang)
             except Exception:  # a broken voice must never stop the board
                 log.exception("voice: could not say %r (%s)", text[:60], lang)
 
