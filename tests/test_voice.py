@@ -18,6 +18,7 @@ from kiothi_board.clock import FakeClock
 from kiothi_board.config import validate
 from kiothi_board.controller.notices import Notice
 from kiothi_board.daemon import Daemon
+from kiothi_board.daemon_cli import screen
 from kiothi_board.exhibit.director import Director
 from kiothi_board.exhibit.schedule import Schedule
 from kiothi_board.exhibit.words import ATTRACT, WAKING
@@ -25,6 +26,7 @@ from kiothi_board.hardware.speaker import Speaker, Utterance
 from kiothi_board.hardware.voice import RecordingVoice, Said, SimVoice
 from kiothi_board.i18n import tr
 from kiothi_board.rules import Outcome, Side, parse_pit
+from kiothi_board.sim import SimKeys
 from tests.api.helpers import validator
 from tests.conftest import poll_until
 from tests.controller.conftest import make_rig
@@ -98,6 +100,8 @@ def test_a_whole_tutorial_game_is_said_in_order_in_its_language(lang: str) -> No
     assert said[0].startswith(lesson.render(lang).split("·")[0])
     assert said[-1] == expected[-1], said[-5:]
     assert _in_order(said, expected)
+    score = tr("Score: South {south}, North {north}.", south="", north="").render(lang)
+    assert any(t.startswith(score.split(",")[0]) for t in said), "captures and the score"
     press_lines = [t for t in said if t.startswith("S6, ") or t.startswith("N10, ")]
     assert press_lines, "accessibility: each press with its pit and count"
     print(f"{lang}: {presses} presses, {len(said)} sentences; e.g. {press_lines[0]!r}")
@@ -250,3 +254,25 @@ def test_staff_switch_the_voice_over_the_api_and_a_spectator_may_not(tmp_path: P
         assert ask(staff, "voice.set", on=True)["ok"]
         d.board.press("S7")
         assert speaker.idle() and lines and lines[0].startswith("\U0001f50a S7, ")
+
+
+def test_the_terminal_simulator_shows_what_the_sim_voice_says(tmp_path: Path) -> None:
+    """`run --sim` with `[voice]` on: the `🔊` line under the board, in the board's words."""
+    cfg = validate(
+        {
+            "board": {"language": "sw"},
+            "game": {"mode": "two", "variant": "V2"},
+            "api": {"tcp_port": -1, "web_port": -1},
+            "voice": {"enabled": True, "what": ["guide"]},
+        }
+    )
+    with Daemon(cfg, sim=True, state_dir=str(tmp_path), clock=FakeClock(100.0)) as d:
+        assert isinstance(d.voice_output, SimVoice)
+        d.voice_output.write = lambda _line: None  # as the terminal view does
+        speaker = d.board.loop.voice.speaker
+        assert speaker is not None
+        d.board.press("S6")
+        assert speaker.idle()
+        text = d.board.loop.ask(lambda: screen(d, SimKeys(), None))
+    last = text.rstrip().splitlines()[-1]
+    assert last.startswith("\U0001f50a ") and english_in(last, "sw") == [], last

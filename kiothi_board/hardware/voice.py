@@ -138,15 +138,18 @@ class EspeakVoice:
 
 
 class SimVoice:
-    """The terminal simulator's voice: `🔊 sentence` on its own line (`write`: print)."""
+    """The simulator's voice: `🔊 sentence` on its own line (`write`: print), and `last`, the
+    line said last (the terminal's screen shows it under the board)."""
 
     def __init__(self, write: Callable[[str], None] | None = None) -> None:
         """`write` gets each line (default: print to stdout)."""
-        self._write = write or (lambda line: print(line, flush=True))
+        self.write = write or (lambda line: print(line, flush=True))
+        self.last = ""
 
     def speak(self, text: str, lang: str) -> None:
         """Print the sentence."""
-        self._write(f"\U0001f50a {text}")
+        self.last = f"\U0001f50a {text}"
+        self.write(self.last)
 
     def stop(self) -> None:
         """Nothing to cut: a printed line is said at once."""
