@@ -139,6 +139,12 @@ def _seat_link(argv: list[str]) -> int | None:
     return main(argv)
 
 
+def _voice(argv: list[str]) -> int | None:
+    from kiothi_board.tools.voice import main
+
+    return main(argv)
+
+
 def _firmware(argv: list[str]) -> int | None:
     from kiothi_board.tools.firmware import main
 
@@ -158,6 +164,7 @@ _DELEGATED: dict[str, tuple[Command, str]] = {
     "firmware": (_firmware, "firmware install: copy it to a Pico"),
     "seat-link": (_seat_link, "print a one-time link that seats a web player as one side"),
     "i18n": (_i18n, "message catalogs: extract, update, compile, check"),
+    "voice": (_voice, "voice say: a sentence through espeak-ng, or to a WAV file"),
     "leds": (_leds, "leds off: blank the LED rings (run by the service)"),
     "guide-pictures": (
         _guide_pictures,

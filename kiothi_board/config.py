@@ -34,11 +34,12 @@ from kiothi_board.config_tables import (
     LedConfig,
     MqttConfig,
     StoreConfig,
+    VoiceConfig,
     from_table,
 )
 from kiothi_board.errors import ConfigError
 from kiothi_board.hardware.pinmap import load_map
-from kiothi_board.hardware.registry import LED_OUTPUTS, PIT_INPUTS
+from kiothi_board.hardware.registry import LED_OUTPUTS, PIT_INPUTS, VOICE_OUTPUTS
 from kiothi_board.i18n import DEFAULT_LANGUAGE, available
 
 
@@ -92,6 +93,14 @@ def _language_list(value: Any) -> str | None:
     if bad:
         return f"{bad[0]!r} has no catalog; the board speaks {', '.join(available())}"
     return "lists a language twice" if len(set(value)) != len(value) else None
+
+
+VOICE_WHAT = ("guide", "events", "accessibility")
+
+
+def _voice_what(value: Any) -> str | None:
+    bad = [v for v in value if v not in VOICE_WHAT]
+    return f"{bad[0]!r} is not one of {', '.join(VOICE_WHAT)}" if bad else None
 
 
 REMOVED: dict[tuple[str, str], str] = {
@@ -259,6 +268,24 @@ SCHEMA: dict[str, dict[str, Key]] = {
         "discovery": Key((bool,), False, None, "announce the board to Home Assistant"),
         "discovery_prefix": Key((str,), "homeassistant", topic_prefix),
     },
+    "voice": {
+        "enabled": Key((bool,), False, None, "the board speaks (the installer adds espeak-ng)"),
+        "output": Key(
+            (str,),
+            "auto",
+            one_of(*VOICE_OUTPUTS.choices()),
+            "espeak: espeak-ng to ALSA (aplay); sim: a 🔊 line in the terminal",
+        ),
+        "device": Key((str,), "", None, "aplay's ALSA device, e.g. plughw:1 (empty: default)"),
+        "volume": Key((int, float), 0.5, between(0, 1), "staff: voice.set"),
+        "rate": Key((int,), 150, between(80, 450), "words a minute"),
+        "what": Key(
+            (list,),
+            ["guide", "events"],
+            _voice_what,
+            "guide, events, accessibility (each press and the board read out)",
+        ),
+    },
     "daemon": {
         "tick_hz": Key((int, float), 50, between(1, 1000)),
         "log_level": Key((str,), "info", one_of("debug", "info", "warning", "error")),
@@ -269,7 +296,7 @@ SCHEMA: dict[str, dict[str, Key]] = {
 class Config(Mapping[str, Mapping[str, Any]]):
     """Validated configuration; every key has a value. The composition reads its tables as
     typed settings (`config.board`, `.leds`, `.game`, `.store`, `.daemon`, `.mqtt`,
-    `.exhibit`); tools that print or check a config may read it as tables of keys
+    `.exhibit`, `.voice`); tools that print or check a config may read it as tables of keys
     (`config["game"]["level"]`)."""
 
     def __init__(self, sections: dict[str, dict[str, Any]], source: str) -> None:
@@ -282,6 +309,7 @@ class Config(Mapping[str, Mapping[str, Any]]):
         self.daemon = from_table(DaemonConfig, sections["daemon"])
         self.mqtt = from_table(MqttConfig, sections["mqtt"])
         self.exhibit = from_table(ExhibitConfig, sections["exhibit"])
+        self.voice = from_table(VoiceConfig, sections["voice"])
 
     def __getitem__(self, section: str) -> Mapping[str, Any]:
         return self._sections[section]

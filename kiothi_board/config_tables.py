@@ -2,10 +2,10 @@
 
 `kiothi_board.config` checks the TOML against its schema and fills in the defaults; each
 table then becomes one of these values (`Config.board`, `Config.leds`, `Config.game`,
-`Config.store`, `Config.daemon`, `Config.mqtt`, `Config.exhibit`), so no part below the
-daemon reads a key by its name. The `[api]`, `[mqtt]` and `[exhibit]` tables also have
-settings of their own in their rooms (`ApiConfig`, `MqttSettings`, `ExhibitSettings`), made
-from these checked tables.
+`Config.store`, `Config.daemon`, `Config.mqtt`, `Config.exhibit`, `Config.voice`), so no
+part below the daemon reads a key by its name. The `[api]`, `[mqtt]` and `[exhibit]` tables
+also have settings of their own in their rooms (`ApiConfig`, `MqttSettings`,
+`ExhibitSettings`), made from these checked tables.
 Reading a config imports no AI (the tools that only check a config stay quick), so a level
 stays as the config gives it until the daemon parses it into a `LevelChoice`.
 """
@@ -24,6 +24,7 @@ __all__ = [
     "LedConfig",
     "MqttConfig",
     "StoreConfig",
+    "VoiceConfig",
     "from_table",
 ]
 
@@ -142,6 +143,18 @@ class MqttConfig:
     max_clients: int = 32
     discovery: bool = False
     discovery_prefix: str = "homeassistant"
+
+
+@dataclass(frozen=True, slots=True)
+class VoiceConfig:
+    """`[voice]`: the board speaks (docs/install.md, "A voice"); off unless `enabled`."""
+
+    enabled: bool = False
+    output: str = "auto"
+    device: str = ""
+    volume: float = 0.5
+    rate: int = 150
+    what: tuple[str, ...] = ("guide", "events")
 
 
 def _value(value: Any) -> Any:

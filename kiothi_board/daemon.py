@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from kiothi_board import __version__
 from kiothi_board.board import Board
+from kiothi_board.board.speech import Announcer, Voice
 from kiothi_board.clock import Clock, FakeClock, SystemClock
 from kiothi_board.config import Config, api_settings, default_state_dir
 from kiothi_board.drivers import Drivers
@@ -31,6 +32,7 @@ from kiothi_board.errors import ConfigError, StoreError
 from kiothi_board.exhibition import Exhibition
 from kiothi_board.guide import PALETTES
 from kiothi_board.hardware.fakes import FakePitInput
+from kiothi_board.hardware.speaker import Speaker
 from kiothi_board.i18n import use_folders, venue_folder
 from kiothi_board.players import AIFactory
 from kiothi_board.rules import Variant
@@ -145,6 +147,7 @@ class Daemon:
             self.sink = drivers.pixel_sink()
         finally:
             drivers.say_fallbacks()  # a laptop: one line, "no board found"
+        self.voice_output = drivers.voice_output()  # None: [voice] is off
         self.link = drivers.link
         self.simulated = self.simulated or bool(drivers.fell_back)
         self.store = drivers.store(self.state_dir)
@@ -182,12 +185,21 @@ class Daemon:
             tick_hz=self.config.daemon.tick_hz,
             ticking=self.fake is None,  # on fake time only sim.advance ticks
             languages=self.config.board.enabled_languages,
+            voice=self._make_voice(),
         )
         loop = board.loop
         self.exhibition.measure(loop.ask, loop.ticks, loop.frames)
         loop.sources.append(self.inputs.poll)  # polled at the top of each turn
         loop.on_tick += [self.exhibition.tick, self._autoplay, self._ping]
         return board
+
+    def _make_voice(self) -> Voice | None:
+        """The board's voice, when `[voice]` is on: its announcer and the speaker's worker."""
+        if self.voice_output is None:
+            return None
+        voice = self.config.voice
+        languages = self.config.board.enabled_languages
+        return Voice(Announcer(voice.what, languages), Speaker(self.voice_output))
 
     def _start_inputs(self) -> None:
         """Every input enters the board loop's queue; open the first game."""

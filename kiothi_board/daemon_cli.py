@@ -187,12 +187,15 @@ def _terminal_board(
     daemon: Daemon, play_url: str | None
 ) -> tuple[TerminalView | None, OnTick | None]:
     """The simulator's board drawn in this terminal, when there is one: (view, on_tick)."""
+    from kiothi_board.hardware.voice import SimVoice
     from kiothi_board.sim import SimKeys, TerminalView, no_terminal_notice
 
     if not TerminalView.available():
         print(no_terminal_notice(play_url), file=sys.stderr, flush=True)
         return None, None
     keys = SimKeys()
+    if isinstance(daemon.voice_output, SimVoice):  # said under the board, not over it
+        daemon.voice_output.write = lambda _line: None
     view = TerminalView(lambda key: _sim_keys(daemon, keys, key))
     view.start()
     terminal = view
@@ -225,7 +228,11 @@ def screen(daemon: Daemon, keys: SimKeys, play_url: str | None) -> str:
             _, status["instruction"] = invitation_at(daemon.clock.wall(), language.languages)
         state = exhibit_state(state, status)
     columns = shutil.get_terminal_size().columns
-    return render_board(daemon.board.loop.shown, state, columns, daemon.controller.language.current)
+    board = render_board(
+        daemon.board.loop.shown, state, columns, daemon.controller.language.current
+    )
+    said = getattr(daemon.voice_output, "last", "")  # the sim voice's line (`[voice]` on)
+    return f"{board}\n{said}" if said else board
 
 
 def _traced(daemon: Daemon, draw: OnTick | None) -> OnTick:

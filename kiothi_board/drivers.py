@@ -23,14 +23,15 @@ from kiothi_board.clock import Clock
 from kiothi_board.config import Config
 from kiothi_board.config_tables import LedConfig, from_table
 from kiothi_board.errors import (
+    AudioError,
     ConfigError,
     DriverFallback,
     DriverUnavailableError,
     LinkError,
     StoreError,
 )
-from kiothi_board.hardware.protocols import PitInput, PixelSink
-from kiothi_board.hardware.registry import LED_OUTPUTS, PIT_INPUTS, Registry
+from kiothi_board.hardware.protocols import PitInput, PixelSink, VoiceOutput
+from kiothi_board.hardware.registry import LED_OUTPUTS, PIT_INPUTS, VOICE_OUTPUTS, Registry
 from kiothi_board.store.base import GameStore
 
 if TYPE_CHECKING:
@@ -45,7 +46,7 @@ T = TypeVar("T")
 
 # How a missing driver shows itself: our wrapped link/store errors, or a library not installed.
 # A ConfigError (a bad pin list, say) is not "missing" and always propagates.
-_MISSING = (LinkError, StoreError, ImportError)
+_MISSING = (LinkError, StoreError, AudioError, ImportError)
 
 
 def require(key: str, choice: str, what: str, open_driver: Callable[[], T]) -> T:
@@ -128,6 +129,7 @@ class Drivers:
         self.leds = (
             config.leds if leds is None else from_table(LedConfig, {**config["leds"], **leds})
         )
+        self.voice = config.voice
         self.root = root
         self.clock = clock
         self.device_clock = device_clock or clock
@@ -202,6 +204,12 @@ class Drivers:
         accepted must not fail on the board."""
         self.layout()
         return self.open(LED_OUTPUTS, "sim" if self.sim else self.leds.output)
+
+    def voice_output(self) -> VoiceOutput | None:
+        """The voice `voice.output` names (`--sim`: the terminal's), None with `[voice]` off."""
+        if not self.voice.enabled:
+            return None
+        return self.open(VOICE_OUTPUTS, "sim" if self.sim else self.voice.output)
 
     def layout(self) -> RingLayout:
         """The ring layout `leds.*` describes."""

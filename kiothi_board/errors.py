@@ -35,6 +35,10 @@ class DriverUnavailableError(LinkError):
     """A driver the configuration names cannot be opened (the message names the config key)."""
 
 
+class AudioError(KiothiError, OSError):
+    """The voice cannot speak: espeak-ng or aplay missing, no audio device, a failed render."""
+
+
 class FrameError(KiothiError, ValueError):
     """An LED frame has the wrong shape or a colour out of range."""
 

@@ -12,11 +12,15 @@
 #                                            a Pi 5's /dev/gpiochip4 link (gpiozero 2.0.1)
 #   /etc/sysusers.d/kiothi-board.conf        the `kiothi` system user in gpio, spi, dialout
 #   /etc/kiothi-board/config.toml            from docs/config.example.toml; kept on upgrade
+#   espeak-ng, alsa-utils (Debian)           only when the config's [voice] is enabled, with
+#   .../kiothi-board.service.d/voice.conf    the unit's drop-in for ALSA's devices; uninstall
+#                                            removes the packages this script installed
 #   /boot/firmware/config.txt                SPI on, no chip-select pin, core clock fixed (a
 #                                            marked block; backed up first; only if it exists)
 #   /boot/firmware/cmdline.txt               spidev.bufsiz=32768, or what the configured rings
 #                                            need (likewise; a smaller one is raised)
-# --uninstall keeps the Debian packages it installed (apt-get), which other software may use.
+# --uninstall keeps the Debian packages it installed (apt-get), which other software may use,
+# but for the voice's (recorded in /opt/kiothi-board/voice-packages): they are the board's.
 # The game store, /var/lib/kiothi-board (systemd's StateDirectory), is kept unless --purge.
 #
 # --root DIR installs into DIR as if it were / (tests, image staging): no apt-get, no running
@@ -83,6 +87,8 @@ BOOT_BEGIN="# >>> kiothi-board: LEDs on SPI0 MOSI (GPIO10), no chip-select pin"
 BOOT_END="# <<< kiothi-board"
 CMDLINE=/boot/firmware/cmdline.txt
 BUFSIZ=spidev.bufsiz=32768
+VOICE_PACKAGES="espeak-ng alsa-utils"
+VOICE_DROPIN=$DROPINS/voice.conf
 
 say() { echo "install.sh: $*"; }
 die() { echo "install.sh: $*" >&2; exit 1; }
@@ -363,6 +369,56 @@ kernel_cmdline() {
     say "raised spidev.bufsiz=$current to $want in $CMDLINE: ${leds:-the configured} LEDs are ${bytes:-more} SPI bytes a frame, one transfer (backup: $CMDLINE.kiothi-board.bak); reboot once"
 }
 
+voice_enabled() {
+    # Whether the installed config turns the board's voice on ([voice] enabled).
+    venv_python -c 'import sys
+from kiothi_board.config import load
+sys.exit(0 if load(sys.argv[1]).voice.enabled else 1)' "$(at "$CONFIG")" 2>/dev/null
+}
+
+voice() {
+    # The voice's Debian packages and the unit's ALSA drop-in, only with [voice] enabled.
+    local pkg missing=() record
+    record="$(at "$PREFIX")/voice-packages"
+    if ! voice_enabled; then
+        if [ -e "$(at "$VOICE_DROPIN")" ]; then
+            rm -f "$(at "$VOICE_DROPIN")"
+            say "removed $VOICE_DROPIN ([voice] is off)"
+            CHANGED=1
+        fi
+        return 0
+    fi
+    if place "$REPO/systemd/kiothi-board-voice.conf" "$VOICE_DROPIN" 644; then CHANGED=1; fi
+    for pkg in $VOICE_PACKAGES; do # the target's own package database, in --root too
+        dpkg-query ${ROOT:+--admindir="$ROOT/var/lib/dpkg"} -W -f='${Status}' "$pkg" \
+            2>/dev/null | grep -q "ok installed" ||
+            missing+=("$pkg")
+    done
+    [ ${#missing[@]} -gt 0 ] || return 0
+    if [ -n "$ROOT" ] || [ $APT -eq 0 ] || ! command -v apt-get >/dev/null; then
+        say "[voice] is on: install ${missing[*]} on the board (apt-get install ${missing[*]})"
+        return 0
+    fi
+    say "apt-get install ${missing[*]} ([voice] is on)"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+        "${missing[@]}" >/dev/null
+    printf '%s\n' "${missing[@]}" >>"$record" # uninstall removes these, and only these
+}
+
+voice_uninstall() {
+    # The voice's packages this script installed (none in --root: it never installs there).
+    local record pkgs
+    record="$(at "$PREFIX")/voice-packages"
+    [ -f "$record" ] || return 0
+    pkgs="$(sort -u "$record" | tr '\n' ' ')"
+    if [ -z "$ROOT" ] && command -v apt-get >/dev/null; then
+        say "apt-get remove $pkgs(installed for the voice)"
+        # shellcheck disable=SC2086 # one word a package
+        DEBIAN_FRONTEND=noninteractive apt-get remove -y -qq $pkgs >/dev/null
+    fi
+}
+
 install_all() {
     if [ -z "$ROOT" ] && [ $APT -eq 1 ] && command -v apt-get >/dev/null; then
         prerequisites
@@ -370,6 +426,7 @@ install_all() {
     account
     package
     config
+    voice
     units
     boot_config
     kernel_cmdline
@@ -399,6 +456,7 @@ uninstall_all() {
     if [ -f "$file.kiothi-board.bak" ] && cmp -s "$file" "$file.kiothi-board.bak"; then
         rm -f "$file.kiothi-board.bak"
     fi
+    voice_uninstall
     rm -rf "$(at "$PREFIX")" "$(at "$ETC")" "$(at "$DROPINS")"
     rm -f "$(at "$UNIT")" "$(at "$UDEV")" "$(at "$SYSUSERS")"
     rmdir "$(at "$(dirname "$SYSUSERS")")" 2>/dev/null || true # Debian has no /etc/sysusers.d

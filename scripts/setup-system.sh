@@ -19,6 +19,10 @@ command -v strace >/dev/null 2>&1 || packages+=(strace)
 # The firmware tests run MicroPython (WebAssembly, from npm: firmware/wasm) under Node.
 command -v node >/dev/null 2>&1 || packages+=(nodejs)
 command -v npm >/dev/null 2>&1 || packages+=(npm)
+# The board's voice (docs/install.md, "A voice"): its tests render speech to WAV with espeak-ng,
+# and aplay (alsa-utils) is what plays it on a Pi.
+command -v espeak-ng >/dev/null 2>&1 || packages+=(espeak-ng)
+command -v aplay >/dev/null 2>&1 || packages+=(alsa-utils)
 if [ ${#packages[@]} -eq 0 ]; then
     exit 0
 fi

@@ -358,6 +358,36 @@ def test_a_world_readable_config_is_made_private(root: Path, wheels: dict[str, P
     assert again.returncode == 0 and "readable by every user" not in again.stderr
 
 
+def test_the_voice_is_installed_only_when_the_config_turns_it_on(
+    root: Path, wheels: dict[str, Path]
+) -> None:
+    """Issue 35: espeak-ng and alsa-utils, and the unit's ALSA drop-in, with `[voice]`
+    enabled only; off again, the drop-in goes; uninstall leaves nothing of it."""
+    dropin = root / "etc/systemd/system/kiothi-board.service.d/voice.conf"
+    out = install(root, wheels["new"])
+    assert not dropin.exists() and "espeak-ng" not in out
+    config = root / "etc/kiothi-board/config.toml"
+    off = config.read_text()
+    on = re.sub(r"(?m)^(\[voice\].*\n)enabled = false", r"\1enabled = true", off)
+    assert on != off
+    config.write_text(on)
+    out = install(root, wheels["new"])
+    # --root never runs apt-get: it says what the board needs (its own dpkg database).
+    assert "[voice] is on: install espeak-ng alsa-utils on the board" in out
+    assert dropin.read_text() == (REPO / "systemd/kiothi-board-voice.conf").read_text()
+    assert analyze(root, "verify").returncode == 0
+    assert exposure(root) <= EXPOSURE_LIMIT
+    assert not (root / "opt/kiothi-board/voice-packages").exists(), "nothing installed"
+    config.write_text(off)
+    out = install(root, wheels["new"])
+    assert not dropin.exists() and "removed /etc/systemd/system/kiothi-board.service.d" in out
+    config.write_text(on)
+    install(root, wheels["new"])
+    done = run_installer(root, "--uninstall")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert not dropin.parent.exists()
+
+
 CORE_LINE = "install.sh: the rules and the AI run on "
 
 

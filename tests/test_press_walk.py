@@ -55,6 +55,8 @@ FILES = {
     "hardware/gpio.py": "pin input",
     "hardware/edges.py": "pin input",
     "hardware/debounce.py": "debouncer",
+    "board/speech.py": "voice",
+    "hardware/speaker.py": "voice",
 }
 # ... and the functions that are parts of their own (file, qualified name prefix).
 FUNCTIONS = {
@@ -74,7 +76,7 @@ LIBRARIES = (
     "controller/events.py", "controller/settings.py", "controller/step.py",
     "store/base.py", "store/common.py", "hardware/frames.py",
     "exhibit/attendant.py", "exhibit/health.py", "exhibit/schedule.py",
-    "api/lines.py", "api/protocol.py",
+    "api/lines.py", "api/protocol.py", "exhibit/words.py",
 )  # fmt: skip
 
 
@@ -243,6 +245,31 @@ def test_with_exhibition_mode_on_the_press_walks_the_same_parts(
     assert walk.parts() == documented_walk()
     assert unmapped(walk.files) == []
     assert d.board.state()["stage"] == "sow"
+
+
+def test_with_the_voice_on_the_press_walks_the_same_parts(
+    mock_factory: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The voice is a part of the walk with `[voice]` on as off: it hears the step after
+    the sink and hands its sentences to the speaker's worker (the sim voice prints them)."""
+    cfg = validate(
+        {
+            "board": {"input": "gpio"},
+            "leds": {"output": "sim"},
+            "game": {"mode": "two", "variant": "V2", "pace": "step"},
+            "api": {"tcp_port": -1, "web_port": -1},
+            "voice": {"enabled": True, "output": "sim", "what": ["guide", "accessibility"]},
+        }
+    )
+    clock = FakeClock(100.0)
+    with Daemon(cfg, state_dir=str(tmp_path), clock=clock) as d:
+        assert d.exhibition.set_enabled(True)["phase"] == "playing"
+        walk = _gpio_press(d, clock, mock_factory, 5)
+        speaker = d.board.loop.voice.speaker
+        assert speaker is not None and speaker.idle()
+    assert walk.parts() == documented_walk()
+    assert unmapped(walk.files) == []
+    assert "\U0001f50a S6, six seeds" in capsys.readouterr().out
 
 
 def test_a_press_from_the_api_walks_the_same_parts_on_the_loops_thread(

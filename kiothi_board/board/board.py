@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from kiothi_board.board.loop import BoardLoop
+from kiothi_board.board.speech import Voice
 from kiothi_board.clock import Clock
 from kiothi_board.controller import TABLE, CommandTable, Controller, Presenter, Session
 from kiothi_board.controller.gestures import Command, Gestures
@@ -57,9 +58,11 @@ class Board:
         ticking: bool = True,
         languages: tuple[str, ...] = ("en",),
         table: CommandTable = TABLE,
+        voice: Voice | None = None,
     ) -> None:
         """Build the controller on `store` and its loop drawing into `sink`; with
-        `resume`, continue the store's current game. `director`: the exhibition."""
+        `resume`, continue the store's current game. `director`: the exhibition; `voice`:
+        the board's voice (kiothi_board/board/speech.py)."""
         self.store = store
         self.controller = Controller(
             clock=clock,
@@ -87,6 +90,7 @@ class Board:
             director=director,
             tick_hz=tick_hz,
             ticking=ticking,
+            voice=voice,
         )
         self.clock = clock
 

@@ -9,7 +9,7 @@ what is queued, one at a time, and walks each through the parts once, in this or
 (docs/architecture.md, "One press"):
 
     attendant decides -> controller handles -> attendant observes -> frame composed
-    -> sink shows -> one store transaction -> API publishes
+    -> sink shows -> voice hears -> one store transaction -> API publishes
 
 and at `tick_hz` it does the same for the clock's tick. The controller and the director
 return what they did and call nobody; only this loop calls the sink, the journal and the
@@ -39,6 +39,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from kiothi_board.board.api_events import api_events, frame_event
+from kiothi_board.board.speech import Voice
 from kiothi_board.clock import Clock
 from kiothi_board.controller import Controller, Step
 from kiothi_board.controller.notices import Notice, SettingsChanged
@@ -94,8 +95,10 @@ class BoardLoop:
         tick_hz: float = 50.0,
         ticking: bool = True,
         store_log_seconds: float = 60.0,
+        voice: Voice | None = None,
     ) -> None:
-        """Own `controller` (and `director`, the exhibition); draw into `sink`.
+        """Own `controller` (and `director`, the exhibition); draw into `sink`; speak with
+        `voice` (none: a silent one, still walked).
 
         `ticking` False: the clock only moves by a call (fake time), so the loop never
         ticks by itself.
@@ -103,6 +106,7 @@ class BoardLoop:
         self.controller = controller
         self.director = director
         self.sink = sink
+        self.voice = voice or Voice.silent()
         self.clock = clock
         self.journal = controller.journal
         self.period = 1.0 / tick_hz
@@ -265,7 +269,7 @@ class BoardLoop:
             return c.take()
 
     def _finish(self, step: Step) -> None:
-        """After the controller: observe, compose, show, write, publish."""
+        """After the controller: observe, compose, show, speak, write, publish."""
         if step.frame is not None:
             self._game_frame = step.frame
         director = self.director
@@ -282,6 +286,7 @@ class BoardLoop:
             self.sink.show(out)
             self._sunk = out
             self.frames.mark(self.clock.now())
+        self.voice.hear(step.notices, director)  # hands sentences to its worker: no wait
         self._write(counts)
         self._publish(step, frame)
 
@@ -389,3 +394,4 @@ class BoardLoop:
         else:
             with self._turns:
                 self.controller.close()
+        self.voice.close()

@@ -31,6 +31,7 @@ __all__ = [
     "Notice",
     "SettingsChanged",
     "Started",
+    "VoiceAsked",
     "Wrong",
 ]
 
@@ -137,6 +138,16 @@ class LanguageChanged:
     index: int
 
 
+@dataclass(frozen=True, slots=True)
+class VoiceAsked:
+    """A command for the board's voice (kiothi_board/board/speech.py hears it): `repeat`
+    the last sentence, read the `board` out, or `set` it on or off (`on`) or its `volume`."""
+
+    what: str
+    on: bool | None = None
+    volume: float | None = None
+
+
 Notice = (
     Started
     | Applied
@@ -150,4 +161,5 @@ Notice = (
     | Guided
     | SettingsChanged
     | LanguageChanged
+    | VoiceAsked
 )

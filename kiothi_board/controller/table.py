@@ -25,6 +25,7 @@ from kiothi_board.controller.kinds import (
     Topics,
     VariantOf,
 )
+from kiothi_board.controller.notices import VoiceAsked
 from kiothi_board.controller.session import Session
 from kiothi_board.controller.spec import Arg, CommandSpec, CommandTable, keyed
 from kiothi_board.errors import NotFoundError
@@ -76,6 +77,13 @@ def _game_get(ctl: Commanded, gid: int) -> dict[str, Any]:
     if game is None:
         raise NotFoundError(f"no game {gid}")
     return game
+
+
+def _voice(ctl: Commanded, what: str, args: Any = None) -> dict[str, Any]:
+    """The voice's commands are notices for the loop's voice (board/speech.py)."""
+    asked = {k: v for k, v in (args or {}).items() if v is not None}
+    ctl.session.tell(VoiceAsked(what, asked.get("on"), asked.get("volume")))
+    return asked
 
 
 def _pit(result: Any, args: Any) -> dict[str, Any]:
@@ -435,6 +443,35 @@ TABLE = CommandTable(
             handler=lambda ctl, lang: ctl.choose_language(lang),
             door=False,
             chords=((8, 9, None), (18, 19, None)),
+        ),
+        CommandSpec(
+            "voice.set",
+            tr("switch the board's voice on or off, or set its volume"),
+            "staff",
+            (Arg("on", Flag()), Arg("volume", Number(0.0, 1.0))),
+            lambda ctl, a: _voice(ctl, "set", a),
+            keyed("voice"),
+            "`voice`: `on`, `volume` as asked (a board without `[voice]` stays silent)",
+            {
+                "type": "object",
+                "required": ["voice"],
+                "properties": {"voice": {"type": "object"}},
+            },
+            least=1,
+        ),
+        CommandSpec(
+            "voice.repeat",
+            tr("say the last sentence again"),
+            handler=lambda ctl, _: _voice(ctl, "repeat"),
+            chords=((1, 2, None), (11, 12, None)),
+            button=True,
+        ),
+        CommandSpec(
+            "voice.board",
+            tr("read the board out: each pit and its seeds"),
+            handler=lambda ctl, _: _voice(ctl, "board"),
+            chords=((2, 3, None), (12, 13, None)),
+            button=True,
         ),
         _gesture("tap", tr("a press on a pit"), lambda ctl, pit: c.tap(ctl.session, pit)),
         _gesture("hold", tr("a long press on a pit"), lambda ctl, pit: c.hold(ctl.session, pit)),

@@ -83,3 +83,21 @@ class PixelSink(Protocol):
     def close(self) -> None:
         """Blank the LEDs and release the hardware; idempotent."""
         ...
+
+
+@runtime_checkable
+class VoiceOutput(Protocol):
+    """Where speech goes: espeak-ng to ALSA on a Pi, the terminal's `🔊` line, a recording
+    fake. Only the speaker's worker thread calls `speak`; `stop` comes from the board loop."""
+
+    def speak(self, text: str, lang: str) -> None:
+        """Say `text` in `lang`'s voice; returns when it is said, or soon after `stop()`."""
+        ...
+
+    def stop(self) -> None:
+        """Cut what is being said short (from any thread); nothing when silent."""
+        ...
+
+    def close(self) -> None:
+        """Stop and release the audio device; idempotent."""
+        ...

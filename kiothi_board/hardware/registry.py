@@ -1,7 +1,7 @@
-"""The one registry of pit-input and LED-output drivers: name → factory and a one-line description.
+"""The one registry of pit-input, LED-output and voice drivers: name → factory and a line.
 
-`board.input` and `leds.output` may name any driver listed here, or `auto`. The config takes
-its allowed values from `PIT_INPUTS.choices()` / `LED_OUTPUTS.choices()`, `kiothi_board.drivers`
+`board.input`, `leds.output` and `voice.output` may name any driver listed here, or `auto`.
+The config takes its allowed values from the registries' `choices()`, `kiothi_board.drivers`
 opens them, `kiothi-board doctor` lists their packages: adding a driver touches this file only.
 Hardware libraries are imported inside the factories, so this module imports anywhere.
 """
@@ -16,14 +16,22 @@ from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from kiothi_board.clock import Clock
 from kiothi_board.hardware.pinmap import BOARDS, PIT_NAMES, PinMap, Problem, load_map, parse_pin
-from kiothi_board.hardware.protocols import PitInput, PixelSink
+from kiothi_board.hardware.protocols import PitInput, PixelSink, VoiceOutput
 
 if TYPE_CHECKING:
-    from kiothi_board.config_tables import BoardConfig, LedConfig
+    from kiothi_board.config_tables import BoardConfig, LedConfig, VoiceConfig
     from kiothi_board.hardware.layout import RingLayout
     from kiothi_board.hardware.link import CoprocessorLink
 
-__all__ = ["LED_OUTPUTS", "PIT_INPUTS", "Driver", "DriverContext", "Registry", "map_from_config"]
+__all__ = [
+    "LED_OUTPUTS",
+    "PIT_INPUTS",
+    "VOICE_OUTPUTS",
+    "Driver",
+    "DriverContext",
+    "Registry",
+    "map_from_config",
+]
 
 T = TypeVar("T")
 
@@ -33,6 +41,7 @@ class DriverContext(Protocol):
 
     board: BoardConfig
     leds: LedConfig
+    voice: VoiceConfig
     clock: Clock
     device_clock: Clock
     root: Path
@@ -191,6 +200,38 @@ LED_OUTPUTS: Registry[PixelSink] = Registry(
         "sim": Driver("simulated: the terminal and the web twin", "simulated LEDs", _fake_rings),
     },
     auto=("neopixel", "sim"),
+)
+
+
+# -- voice outputs ------------------------------------------------------------------------------
+
+
+def _espeak_voice(ctx: DriverContext) -> VoiceOutput:
+    from kiothi_board.hardware.voice import EspeakVoice
+
+    v = ctx.voice
+    return EspeakVoice(rate=v.rate, volume=v.volume, device=v.device, root=ctx.root)
+
+
+def _sim_voice(ctx: DriverContext) -> VoiceOutput:
+    from kiothi_board.hardware.voice import SimVoice
+
+    return SimVoice()
+
+
+VOICE_OUTPUTS: Registry[VoiceOutput] = Registry(
+    "voice.output",
+    {
+        "espeak": Driver(
+            "espeak-ng's voices (en, sw, fr, de) played by aplay on ALSA: jack, HDMI, USB",
+            "espeak-ng voice output",
+            _espeak_voice,
+        ),
+        "sim": Driver(
+            "simulated: a \U0001f50a line in the terminal", "simulated voice", _sim_voice
+        ),
+    },
+    auto=("espeak", "sim"),
 )
 
 

@@ -4,6 +4,7 @@ A real daemon (`run --fake-clock`) with the simulated board and co-processor, pl
 the simulated-day test's seeded crowd (a new crowd each day, no power cuts, so one process
 lives through them all). Prints per day the games and presses and the daemon's RSS at
 closing time, then the growth per day after the first: the slope a season would see.
+`--voice`: the board speaks all day (issue 35: its worker's memory must stay flat).
 """
 
 from __future__ import annotations
@@ -36,6 +37,11 @@ def main(argv: Sequence[str]) -> int:
     p.add_argument(
         "--visitors", type=int, metavar="N", help="at most N visitors a day (default: the crowd)"
     )
+    p.add_argument(
+        "--voice",
+        action="store_true",
+        help="the board speaks (the sim voice: its worker thread and queue)",
+    )
     args = p.parse_args(list(argv))
     if not 1 <= args.days <= 400:
         p.error(f"--days must be 1…400, got {args.days}")
@@ -44,7 +50,7 @@ def main(argv: Sequence[str]) -> int:
     start = dt.datetime(2026, 5, 29, 7, 0, tzinfo=ZoneInfo(ZONE)).timestamp()
     shm = Path("/dev/shm")
     state = Path(tempfile.mkdtemp(prefix="kiothi-bench-", dir=shm if shm.is_dir() else None))
-    board = BoardProcess(state, start)
+    board = BoardProcess(state, start, voice=args.voice)
     began = time.perf_counter()
     rss: list[int] = []
     try:
@@ -54,9 +60,15 @@ def main(argv: Sequence[str]) -> int:
         for k in range(args.days):
             crowd = Crowd(args.seed + k)
             visitors = crowd.visitors[: args.visitors]
+            hours: list[tuple[float, int]] = []
             for v in visitors:
                 v.at += k * DAY_S
                 d.serve(v)
+                if not hours or v.at - hours[-1][0] >= 3600:
+                    hours.append((v.at, board.rss_kb()))
+            if hours:
+                print("  RSS by the hour: " + ", ".join(f"{kb / 1024:.1f}" for _, kb in hours)
+                      + " MB", flush=True)  # fmt: skip
             d.idle_until((k + 1) * DAY_S)
             rss.append(board.rss_kb())
             print(

@@ -1,5 +1,6 @@
 """`kiothi-board bench guide`: press-to-frame latency, frame render time, the store's cost
-of a press (fsyncs and bytes, on the real daemon: tools/bench_store.py), RSS after 100 games.
+of a press (fsyncs and bytes, on the real daemon: tools/bench_store.py), RSS after 100 games;
+`--voice`: the latency alone, with the board's voice off and on in turn.
 
 Runs with the package's fake drivers and an in-memory store, so the figures measure our
 code (controller, rules, guide) and not a bus or a database.
@@ -14,6 +15,7 @@ import time
 from collections.abc import Sequence
 
 from kiothi_board.board import Board
+from kiothi_board.board.speech import Voice
 from kiothi_board.clock import FakeClock
 from kiothi_board.controller import Controller
 from kiothi_board.guide import Renderer, render, sow_view
@@ -38,8 +40,21 @@ def _rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def press_latency(presses: int = 2000, seed: int = 1) -> tuple[list[float], list[float]]:
-    """Seconds from a press event to its frame being shown, over two-player step games.
+def _voice() -> Voice:
+    """The board's voice with everything on, speaking to a fake that holds each sentence
+    until the next press cuts it (as espeak-ng would, sentences being longer than a press)."""
+    from kiothi_board.board.speech import WHAT, Announcer
+    from kiothi_board.hardware.speaker import Speaker
+    from kiothi_board.hardware.voice import RecordingVoice
+
+    return Voice(Announcer(WHAT, ("en",)), Speaker(RecordingVoice(hold=True)))
+
+
+def press_latency(
+    presses: int = 2000, seed: int = 1, *, voice: bool = False
+) -> tuple[list[float], list[float]]:
+    """Seconds from a press event to its frame being shown, over two-player step games
+    (`voice`: with the board's voice on, every line said).
 
     Returns wall-clock and this thread's CPU time per press: on a loaded machine the wall
     p99 is the scheduler's time slice, and the CPU figure shows what our code costs.
@@ -47,7 +62,7 @@ def press_latency(presses: int = 2000, seed: int = 1) -> tuple[list[float], list
     clock = FakeClock()
     sink = FakePixelSink(keep=4)
     pit_input = FakePitInput(clock)
-    ctl = Board(sink=sink, clock=clock, store=MemoryStore())
+    ctl = Board(sink=sink, clock=clock, store=MemoryStore(), voice=_voice() if voice else None)
     pit_input.start(ctl.handle_event)  # the board loop's queue: each press walks it at once
     rng = random.Random(seed)
     ctl.call("new_game", mode="two", pace="step", variant={"V2": True})
@@ -72,6 +87,7 @@ def press_latency(presses: int = 2000, seed: int = 1) -> tuple[list[float], list
         if sink.shown > before:
             out.append(t1 - t0)
             cpu.append(c1 - c0)
+    ctl.close()
     return out, cpu
 
 
@@ -120,15 +136,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         default=400,
         help="guided presses through the API on the real daemon, for the store's cost",
     )
+    parser.add_argument(
+        "--voice",
+        action="store_true",
+        help="the press-to-frame latency with the board's voice off, on, off, on (issue 35)",
+    )
     args = parser.parse_args(list(argv or []))
-    wall, cpu = press_latency(args.presses)
-    for name, lat in (("wall", sorted(wall)), ("cpu", sorted(cpu))):
-        p50 = statistics.median(lat) * 1e3
-        p99 = lat[int(len(lat) * 0.99) - 1] * 1e3
-        print(
-            f"press-to-frame latency ({name}): p50 {p50:.3f} ms, p99 {p99:.3f} ms, "
-            f"max {lat[-1] * 1e3:.3f} ms (aim p99 <= 5 ms)"
-        )
+    for voice in (False, True, False, True) if args.voice else (False,):
+        wall, cpu = press_latency(args.presses, voice=voice)
+        said = (", voice on" if voice else ", voice off") if args.voice else ""
+        for name, lat in (("wall", sorted(wall)), ("cpu", sorted(cpu))):
+            p50 = statistics.median(lat) * 1e3
+            p99 = lat[int(len(lat) * 0.99) - 1] * 1e3
+            print(
+                f"press-to-frame latency ({name}{said}): p50 {p50:.3f} ms, p99 {p99:.3f} ms, "
+                f"max {lat[-1] * 1e3:.3f} ms (aim p99 <= 5 ms)"
+            )
+    if args.voice:
+        return 0
     for leds in (12, 16, 24):
         print(f"frame render, 20 rings x {leds} LEDs: {render_time(leds=leds) * 1e3:.4f} ms")
     from kiothi_board.tools.bench_store import store_cost

@@ -140,7 +140,23 @@ def parts(pin_map: PinMap, config: Config) -> list[tuple[str, str, str, str]]:
         (str(len(b.injection_after_rings)), "Power feed, 18 AWG pair", "", "injection points"),
         ("—", "24–26 AWG hook-up wire, 40-pin IDC ribbon", "", "signals"),
     ]
-    return rows
+    return rows + voice_parts(config.voice.enabled)
+
+
+def voice_parts(enabled: bool) -> list[tuple[str, str, str, str]]:
+    """The voice's parts (docs/install.md, "A voice"): counted with `[voice]` on, else
+    listed as the option they are."""
+    qty = "1" if enabled else "(1)"
+    note = "the voice" if enabled else "only with `[voice]` on"
+    return [
+        (
+            qty,
+            "USB speaker (USB audio, powered by the port), or a 3.5 mm jack's amplifier "
+            "+ speaker (PAM8302 2.5 W mono + 4 Ω 3 W)",
+            "e.g. Adafruit 3369 (USB) / Adafruit 2130 + 1314",
+            f"{note}; the Pi 5 and Zero 2 W have no 3.5 mm jack: USB (or HDMI audio)",
+        ),
+    ]
 
 
 def markdown(pin_map: PinMap, config: Config) -> str:

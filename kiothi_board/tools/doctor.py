@@ -31,7 +31,7 @@ from kiothi_board.hardware.pinmap import PIT_NAMES, check_map
 from kiothi_board.hardware.protocols import PixelSink
 from kiothi_board.hardware.registry import map_from_config
 from kiothi_board.helptext import RawDefaultsFormatter
-from kiothi_board.tools import bom, doctor_checks, doctor_system, doctor_usb
+from kiothi_board.tools import bom, doctor_checks, doctor_system, doctor_usb, doctor_voice
 from kiothi_board.tools.doctor_checks import Check
 from kiothi_board.tools.doctor_io import GpioLevels, LinkLevels, RawInputs
 
@@ -98,6 +98,7 @@ class Doctor:
                 self.store(),
                 self.link_check(),
                 doctor_checks.ai_core(),
+                doctor_voice.audio(self.config, self.root),
             ]
             if leds:
                 checks.append(self.led_walk())

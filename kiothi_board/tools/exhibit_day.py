@@ -35,9 +35,20 @@ PIN = "97531086"  # the curators' PIN on the operator page
 PITS = [f"S{i}" for i in range(1, 11)] + [f"N{i}" for i in range(1, 11)]
 
 
-def config_text(state: Path, port: str) -> str:
-    """The museum's config for the day (a short ply limit keeps full games short)."""
-    return f"""
+VOICE = """
+[voice]
+enabled = true
+output = "sim"            # the worker and its queue as on a board; the lines go to stdout
+what = ["guide", "events", "accessibility"]
+"""
+
+
+def config_text(state: Path, port: str, *, voice: bool = False) -> str:
+    """The museum's config for the day (a short ply limit keeps full games short); `voice`:
+    the board speaks (`bench exhibit --voice`)."""
+    return (
+        (VOICE if voice else "")
+        + f"""
 [board]
 input = "coprocessor"     # the buttons on the co-processor (the LEDs on the Pi itself)
 port = "{port}"
@@ -72,6 +83,7 @@ burst = 1000000
 [daemon]
 log_level = "warning"
 """
+    )
 
 
 class Client:
@@ -108,7 +120,7 @@ class Client:
 class BoardProcess:
     """The daemon as a process, with its co-processor on a pty that outlives it."""
 
-    def __init__(self, state: Path, wall: float) -> None:
+    def __init__(self, state: Path, wall: float, *, voice: bool = False) -> None:
         self.state = state
         self.wall = wall
         self.master, slave = os.openpty()
@@ -116,7 +128,7 @@ class BoardProcess:
         self.slave = slave
         self.device = SimulatedCoprocessor(FdPort(self.master))
         self.config = state / "exhibit.toml"
-        self.config.write_text(config_text(state, os.ttyname(slave)))
+        self.config.write_text(config_text(state, os.ttyname(slave), voice=voice))
         self.proc: subprocess.Popen[bytes] | None = None
         self.client: Client | None = None
         self.web_url = ""

@@ -12,6 +12,7 @@ from typing import Any
 
 from kiothi_board.ai.levels import LevelChoice
 from kiothi_board.board import Board
+from kiothi_board.board.speech import Voice
 from kiothi_board.clock import FakeClock
 from kiothi_board.controller.notices import HintReady, Notice
 from kiothi_board.exhibit.attendant import Timing
@@ -30,19 +31,27 @@ TIMING = Timing(idle_after=60, countdown=10, hint_after=20, two_player_window=3,
 class Visit:
     """The board, its director and a visitor's hands (`hold`, `tap`), on a fake clock."""
 
-    def __init__(self, level: str = "adaptive", languages: tuple[str, ...] = ("en",)) -> None:
+    def __init__(
+        self,
+        level: str = "adaptive",
+        languages: tuple[str, ...] = ("en",),
+        *,
+        voice: Voice | None = None,
+        schedule: Schedule | None = None,
+    ) -> None:
         self.clock = FakeClock()
         self.store = MemoryStore()
         self.sink = FakePixelSink(16, keep=4)
         self.director = Director(
             ExhibitSettings(TIMING, level=LevelChoice.parse(level)), clock=self.clock,
-            store=self.store, renderer=Renderer(leds=16), schedule=Schedule(timezone="UTC"),
+            store=self.store, renderer=Renderer(leds=16),
+            schedule=schedule or Schedule(timezone="UTC"),
         )  # fmt: skip
         self.opponents = AIFactory(seed=3)
         self.board = Board(
             sink=self.sink, clock=self.clock, store=self.store, opponent_factory=self.opponents,
             director=self.director, ticking=False, over_seconds=TIMING.over_seconds,
-            languages=languages,
+            languages=languages, voice=voice,
         )  # fmt: skip
         self.hands = FakePitInput(self.clock)
         self.hands.start(self.board.handle_event)

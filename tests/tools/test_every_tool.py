@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from kiothi_board import cli
+from kiothi_board.exhibit.words import ATTRACT
 from kiothi_board.tools.seat_link import request
 from tests.conftest import Mosquitto, poll_until
 
@@ -179,6 +180,9 @@ CASES: dict[str, Case] = {
     "doctor": lambda tmp, _: kiothi("doctor", "--no-leds", "--no-press", "--config", config(tmp)),
     "firmware": lambda tmp, _: kiothi("firmware", "install", "--dry-run"),
     "i18n": lambda tmp, _: kiothi("i18n", "check"),
+    "voice": lambda tmp, _: kiothi(
+        "voice", "say", "--lang", "sw", "--sim", "--message", str(ATTRACT)
+    ),
     "leds": lambda tmp, _: kiothi("leds", "off", "--config", config(tmp)),
     "guide-pictures": lambda tmp, _: kiothi("guide-pictures", str(tmp / "pictures")),
     "python -m kiothi_board.tools.tune": lambda tmp, _: tool(
