@@ -73,7 +73,7 @@ ORCHESTRATORS = {"loop", "controller"}
 # ... and the libraries, which belong to the part that calls them (a file or a folder/).
 LIBRARIES = (
     "rules/", "native/", "guide/", "i18n/", "clock.py", "frame.py", "listeners.py",
-    "controller/events.py", "controller/settings.py", "controller/step.py",
+    "controller/events.py", "controller/settings.py", "controller/step.py", "controller/seat.py",
     "store/base.py", "store/common.py", "hardware/frames.py",
     "exhibit/attendant.py", "exhibit/health.py", "exhibit/schedule.py",
     "api/lines.py", "api/protocol.py", "exhibit/words.py",

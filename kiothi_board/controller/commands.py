@@ -26,7 +26,7 @@ from kiothi_board.controller.events import (
 )
 from kiothi_board.controller.kinds import Kind
 from kiothi_board.controller.notices import Changed
-from kiothi_board.controller.seat import Offer, OfferKind, WebSeat
+from kiothi_board.controller.seat import Offer, OfferKind, WebSeat, live_offer
 from kiothi_board.controller.session import Session
 from kiothi_board.controller.settings import DEFAULT_LONG_MOVE_LAPS, Settings
 from kiothi_board.errors import BadArgumentError, ConflictError, IllegalMoveError
@@ -202,7 +202,7 @@ def agreed(s: Session, kind: OfferKind, side: Side | str | None) -> None:
         return
     local = s.settings.humans[0] if s.settings.humans else game.mover
     who = Side.parse(side) if isinstance(side, str) else local if side is None else side
-    offer = s.live_offer()
+    offer = live_offer(s.offer, s.seq)
     if offer is not None and offer.kind == kind and offer.side is not who:
         s.offer = None
         ending(s, event)

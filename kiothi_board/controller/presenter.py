@@ -30,7 +30,7 @@ from kiothi_board.controller.notices import (
     Started,
     Wrong,
 )
-from kiothi_board.controller.seat import offer_line
+from kiothi_board.controller.seat import live_offer, offer_line
 from kiothi_board.controller.session import Session
 from kiothi_board.frame import Frame
 from kiothi_board.guide import (
@@ -223,7 +223,7 @@ class Presenter:
         line = instruction(
             Situation(view, self._ai(), s.thinking, s.settings.pace, hint, self._web())
         )
-        offer = s.live_offer()
+        offer = live_offer(s.offer, s.seq)
         if offer is not None and s.game is not None and s.game.stage != "over":
             line = tr("{line} {extra}", line=offer_line(offer, s.settings), extra=line)
         tutorial = self.tutorial()
@@ -289,6 +289,6 @@ class Presenter:
             result=None if game.result is None else game.result.to_json(),
             ended=game.ended,
             ai_to_move=game.stage in ("turn", "open") and s.settings.is_ai(game.mover),
-            offer=None if (offer := s.live_offer()) is None else offer.to_json(),
+            offer=None if (offer := live_offer(s.offer, s.seq)) is None else offer.to_json(),
         )
         return out

@@ -88,6 +88,12 @@ class Offer:
         return {"kind": self.kind, "side": self.side.letter}
 
 
+def live_offer(offer: Offer | None, seq: int) -> Offer | None:
+    """The offer while no action was played after it (the game's events still at `seq`);
+    a value of the session read where it is shown, not a call back into the session."""
+    return offer if offer is not None and offer.seq == seq else None
+
+
 # The board's chords for `end` and `undo` (controller/table.py; tests/controller/test_seat.py
 # checks these names against the table).
 END_CHORD = "S10+N1"

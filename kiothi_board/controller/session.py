@@ -373,11 +373,6 @@ class Session:
         """Who plays `side` for the board (None: a person at the board)."""
         return self._opponents.get(side)
 
-    def live_offer(self) -> Offer | None:
-        """The agreement or takeback asked for, while no action was played after it."""
-        offer = self.offer
-        return offer if offer is not None and offer.seq == self.seq else None
-
     def poll_opponent(self) -> None:
         """Take the opponent's move now if it is ready (a seat's just arrived)."""
         self._poll_opponent()
