@@ -26,7 +26,7 @@ from kiothi_board.controller.kinds import (
     VariantOf,
 )
 from kiothi_board.controller.session import Session
-from kiothi_board.controller.spec import Arg, CommandSpec, CommandTable, keyed
+from kiothi_board.controller.spec import Arg, Button, CommandSpec, CommandTable, keyed
 from kiothi_board.errors import NotFoundError
 from kiothi_board.guide import PALETTES
 from kiothi_board.i18n import available, tr
@@ -197,6 +197,7 @@ TABLE = CommandTable(
             "`settings`",
             _SETTINGS,
             least=1,
+            fleet=True,
         ),
         CommandSpec(
             "games.list",
@@ -233,8 +234,8 @@ TABLE = CommandTable(
         _door(
             "help",
             tr("list the commands this session may run, with their help"),
-            returns="`commands`: `name`, `args`, `role`, `help`, `allowed`, `button` (a page "
-            "shows it as a button)",
+            returns="`commands`: `name`, `args`, `role`, `help`, `allowed`, `button` (how a "
+            "page shows it, or null: below)",
             reply_schema={
                 "type": "object",
                 "required": ["commands"],
@@ -252,6 +253,15 @@ TABLE = CommandTable(
             f"`game_id`; missing {_OPTIONS} come from the settings (`long_move_laps`: the laps "
             "past which a move's counts are set at once, by default 30)",
             _GAME_ID,
+            button=Button(
+                tr("New game"),
+                ("twin",),
+                50,
+                confirm=tr("Start a new game? This one will be kept as abandoned."),
+                yes=tr("Yes, new game"),
+                key="n",
+            ),
+            fleet=True,
         ),
         _door(
             "press",
@@ -272,6 +282,7 @@ TABLE = CommandTable(
             returns="`game_id` — South against the AI, the opening and a relay move guided",
             reply_schema=_GAME_ID,
             key="g",
+            button=Button(tr("Tutorial"), ("twin",), 60),
         ),
         CommandSpec(
             "move",
@@ -307,7 +318,7 @@ TABLE = CommandTable(
             key="z",
             chords=((4, 5, None), (14, 15, None)),
             controls=(0,),
-            button=True,
+            button=Button(tr("Undo"), ("operator", "twin"), 10, done=tr("Undone")),
             needs_game=True,
         ),
         CommandSpec(
@@ -317,7 +328,7 @@ TABLE = CommandTable(
             returns="`{}`; the answer comes as a `hint` event",
             key="h",
             controls=(1,),
-            button=True,
+            button=Button(tr("Hint"), ("operator", "twin"), 20, done=tr("Hint asked for")),
             needs_game=True,
         ),
         CommandSpec(
@@ -329,7 +340,13 @@ TABLE = CommandTable(
             returns="`{}` (`side` default: the side to move)",
             key="x",
             chords=((0, 1, "S"), (10, 11, "N")),
-            button=True,
+            button=Button(
+                tr("Resign"),
+                rank=90,
+                confirm=tr("Resign for the side to move?"),
+                done=tr("Resigned"),
+                danger=True,
+            ),
             needs_game=True,
             ask=_ASK_RESIGN,
             ask_ai=_ASK_RESIGN_AI,
@@ -342,7 +359,12 @@ TABLE = CommandTable(
             returns="`{}` (R13: each player takes the seeds in their own row)",
             key="a",
             chords=((9, 10, None),),
-            button=True,
+            button=Button(
+                tr("End by agreement"),
+                rank=40,
+                confirm=tr("End the game by agreement?"),
+                done=tr("Game ended"),
+            ),
             needs_game=True,
             ask=_ASK_AGREE,
             ask_ai=_ASK_AGREE_AI,
@@ -362,7 +384,7 @@ TABLE = CommandTable(
             key="c",
             chords=((0, 9, None), (10, 19, None)),
             controls=(2,),
-            button=True,
+            button=Button(tr("Board check"), rank=30),
             needs_game=True,
         ),
         CommandSpec(
