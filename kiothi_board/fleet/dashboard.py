@@ -33,15 +33,18 @@ from aiohttp import WSCloseCode, WSMsgType, web
 from kiothi_board.api.authlimit import AuthLimiter
 from kiothi_board.api.bounded import JsonLimits, PayloadError, loads
 from kiothi_board.api.catalog_route import add_catalog_routes
+from kiothi_board.api.exhibit_doors import EXHIBIT_COMMANDS
 from kiothi_board.api.headers import SECURITY_HEADERS
 from kiothi_board.api.limits import ConnectionGuard, GuardedProtocol
 from kiothi_board.clock import SystemClock
+from kiothi_board.controller.spec import CommandSpec
+from kiothi_board.controller.table import TABLE
 from kiothi_board.fleet.hub import FleetHub
 from kiothi_board.fleet.pages import Encoder, PageOutbox
 from kiothi_board.helptext import DefaultsFormatter
 from kiothi_board.i18n import LANGUAGE_NAMES, available
 
-__all__ = ["ACTIONS", "main", "make_app"]
+__all__ = ["main", "make_app", "staff_commands"]
 
 log = logging.getLogger(__name__)
 
@@ -50,22 +53,15 @@ WEB_ROOT = Path(__file__).with_name("web")
 _HEADERS = SECURITY_HEADERS  # the board's web door sends the same
 
 
-# Staff actions: the page's name -> (board command, how to build its args from `value`).
-def _on_off(value: object) -> dict[str, Any]:
-    if not isinstance(value, bool):
-        raise ValueError(f"exhibit: the value must be true or false, got {str(value)[:20]!r}")
-    return {"enabled": value}
+def staff_commands() -> dict[str, CommandSpec]:
+    """The commands staff may send a board from the dashboard: the command table's entries
+    marked `fleet` (the exhibition's too), read now so a part's own entries count."""
+    return {s.name: s for s in (*TABLE, *EXHIBIT_COMMANDS) if s.fleet}
 
-
-ACTIONS: dict[str, tuple[str, Any]] = {
-    "new_game": ("new_game", lambda v: {}),
-    "exhibit": ("exhibit.set", _on_off),
-    "brightness": ("settings.set", lambda v: {"brightness": min(1.0, max(0.0, float(v)))}),
-}
 
 _MAX_MESSAGE = 4096
 _REFUSED_DELAY = 1.0  # seconds before a page hears that its guess was not even checked
-_PAGE_JSON = JsonLimits(max_bytes=_MAX_MESSAGE, max_depth=4)  # {"action", "board", "value"}
+_PAGE_JSON = JsonLimits(max_bytes=_MAX_MESSAGE, max_depth=4)  # {"action", "board", "args"}
 
 
 class StaffGate:
@@ -271,13 +267,17 @@ def _handle(
         if not hub.forget(name):
             return {"type": "error", "message": f"{name[:40]} is online or unknown: not forgotten"}
         return {"type": "forgotten", "board": name}
-    if action not in ACTIONS:
+    spec = staff_commands().get(action) if isinstance(action, str) else None
+    if spec is None:
         return {"type": "error", "message": f"unknown action {str(action)[:40]!r}"}
     if role[0] != "control":
         return {"type": "error", "message": f"{action} needs the staff token"}
-    command, make_args = ACTIONS[action]
+    args = msg.get("args") or {}
+    if not isinstance(args, dict):
+        return {"type": "error", "message": f"{spec.name}: args must be an object"}
     try:
-        hub.command(str(msg.get("board", "")), command, make_args(msg.get("value")))
+        spec.read(args)  # the table's checks, as the board's own doors read it
+        hub.command(str(msg.get("board", "")), spec.name, args)
     except (ValueError, TypeError, RuntimeError) as exc:
         return {"type": "error", "message": str(exc)}
     return {"type": "sent", "action": action, "board": msg.get("board")}

@@ -193,7 +193,7 @@ def test_dashboard_actions_need_the_staff_token_and_send_real_commands() -> None
 
     role = ["spectator"]
     gate = StaffGate("staff-token-0123456789")
-    action = json.dumps({"action": "brightness", "board": "b1", "value": 0.3})
+    action = json.dumps({"action": "settings.set", "board": "b1", "args": {"brightness": 0.3}})
     refused = _handle(action, Hub(), gate, role)  # type: ignore[arg-type]
     assert refused["type"] == "error" and "staff token" in refused["message"] and not sent
     ok = _handle(json.dumps({"auth": "staff-token-0123456789"}), Hub(), gate, role)  # type: ignore[arg-type]
