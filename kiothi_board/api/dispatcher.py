@@ -19,7 +19,6 @@ from typing import Any
 
 from kiothi_board import native
 from kiothi_board.api.access import AccessPolicy, Held
-from kiothi_board.api.args import short
 from kiothi_board.api.budget import DEFAULT_BUDGET, DEFAULT_MAX_REPLY, Outbox
 from kiothi_board.api.commands import (
     COMMANDS,
@@ -49,7 +48,7 @@ from kiothi_board.api.protocol import (
 from kiothi_board.api.service import BoardService
 from kiothi_board.api.session import ClientSession, RateLimiter
 from kiothi_board.clock import Clock, SystemClock
-from kiothi_board.controller.spec import ArgError, CommandSpec, allowed
+from kiothi_board.controller.spec import ArgError, CommandSpec, allowed, short
 from kiothi_board.controller.table import TABLE, CommandTable
 from kiothi_board.errors import KiothiError, StoreError
 from kiothi_board.i18n import DEFAULT_LANGUAGE, Msg, localize, tr

@@ -76,7 +76,7 @@ def test_a_test_added_button_is_on_the_pages_in_their_words_and_its_role_holds(
         assert order == ["undo", "hint", "check", "whirl", "end", "resign"], order
         staff.click("[data-cmd=whirl]")
         assert wait_js(staff, f"{TOAST} === 'Zurückgenommen'")
-        poll_until(lambda: RAN == [gid], what="the handler ran once, on the game")
+        poll_until(lambda: [gid] == RAN, what="the handler ran once, on the game")
         assert not staff.errors, staff.errors
 
         # The twin shows it only to a session that may run it; its key runs it there.
@@ -90,5 +90,5 @@ def test_a_test_added_button_is_on_the_pages_in_their_words_and_its_role_holds(
         wait_js(twin, f"{BUTTON}?.textContent === 'Einführung'")
         assert twin.get_attribute("[data-cmd=whirl]", "title") == "Taste k"
         twin.keyboard.press("k")
-        poll_until(lambda: RAN == [gid, gid], what="the twin's key ran it")
-        assert RAN == [gid, gid]
+        poll_until(lambda: [gid, gid] == RAN, what="the twin's key ran it")
+        assert [gid, gid] == RAN

@@ -37,7 +37,9 @@ def test_the_actions_are_the_tables_fleet_entries() -> None:
     assert sorted(staff_commands()) == ["exhibit.set", "new_game", "settings.set"]
     hub = Hub()
     act = _staff(hub)
-    assert act({"action": "exhibit.set", "board": "b1", "args": {"enabled": True}})["type"] == "sent"
+    assert (
+        act({"action": "exhibit.set", "board": "b1", "args": {"enabled": True}})["type"] == "sent"
+    )
     assert act({"action": "new_game", "board": "b2"}) == {
         "type": "sent", "action": "new_game", "board": "b2"
     }  # fmt: skip
