@@ -9,9 +9,11 @@ entry here (or one `CommandTable.add` from the part that serves it).
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Any
 
 import kiothi_board.controller.commands as c
+import kiothi_board.controller.replies as r
+from kiothi_board.controller.commands import Commanded
 from kiothi_board.controller.events import Abandon, Agree, Undo, Walk
 from kiothi_board.controller.kinds import (
     Choice,
@@ -25,62 +27,12 @@ from kiothi_board.controller.kinds import (
     Topics,
     VariantOf,
 )
-from kiothi_board.controller.session import Session
+from kiothi_board.controller.replies import TOPICS
 from kiothi_board.controller.spec import Arg, Button, CommandSpec, CommandTable, keyed
-from kiothi_board.errors import NotFoundError
 from kiothi_board.guide import PALETTES
 from kiothi_board.i18n import available, tr
-from kiothi_board.rules import pit_name
 
 __all__ = ["TABLE", "TOPICS", "CommandTable", "Commanded"]
-
-TOPICS: tuple[str, ...] = (
-    "position",
-    "guide",
-    "move",
-    "capture",
-    "game_over",
-    "input",
-    "health",
-    "new_game",
-    "wrong",
-    "hint",
-    "error",
-    "settings",
-    "language",
-    "frame",
-)
-"""Event types a client may subscribe to (`overflow` is always sent)."""
-
-
-class Commanded(Protocol):
-    """What a handler may use of the controller."""
-
-    session: Session
-
-    def start_tutorial(self) -> int: ...
-
-    def choose_language(self, lang: str | None) -> str: ...
-
-    def get_settings(self) -> dict[str, Any]: ...
-
-    def apply_settings(self, values: dict[str, Any]) -> dict[str, Any]: ...
-
-    def list_games(self, limit: int, offset: int) -> list[dict[str, Any]]: ...
-
-    def get_game(self, game_id: int) -> dict[str, Any] | None: ...
-
-
-def _game_get(ctl: Commanded, gid: int) -> dict[str, Any]:
-    game = ctl.get_game(gid)
-    if game is None:
-        raise NotFoundError(f"no game {gid}")
-    return game
-
-
-def _pit(result: Any, args: Any) -> dict[str, Any]:
-    return {"pit": pit_name(args["pit"])}
-
 
 _ASK_NEW = tr(
     "Start a new game? Press y to confirm (this game is stored as abandoned); "
@@ -112,21 +64,6 @@ _GAME_ARGS = (
     Arg("pace", Choice(("step", "flow", "instant"))),
     Arg("variant", VariantOf()),
 )
-_GAME_ID = {
-    "type": "object",
-    "required": ["game_id"],
-    "properties": {"game_id": {"type": "integer"}},
-}
-_PIT_REPLY = {
-    "type": "object",
-    "required": ["pit"],
-    "properties": {"pit": {"$ref": "common.json#/$defs/pit"}},
-}
-_SETTINGS = {
-    "type": "object",
-    "required": ["settings"],
-    "properties": {"settings": {"$ref": "common.json#/$defs/settings"}},
-}
 
 
 def _door(name: str, help_: Any, *args: Arg, role: Any = "spectator", **kw: Any) -> CommandSpec:
@@ -149,28 +86,37 @@ TABLE = CommandTable(
             Arg("lang", _LANG),
             returns="`protocol`, `version`, `role`, `commands`, `topics`, `board`, `levels`, "
             "`languages`, … (below)",
+            reply_schema=r.HELLO,
         ),
         _door(
             "auth",
             tr("take control with the token, the staff PIN or a session ticket"),
             *(Arg(k, _SECRET) for k in ("token", "pin", "ticket")),
             returns="`role`, `ticket`",
+            reply_schema=r.AUTH,
             schema_extra={"minProperties": 1, "maxProperties": 1},
         ),
-        _door("ping", tr("check that the board answers"), returns="`time`"),
-        _door("state", tr("read the game's state"), returns="`state`, `seq`"),
-        _door("frame", tr("read the LED frame"), returns="`leds_per_ring`, `frame`"),
+        _door("ping", tr("check that the board answers"), returns="`time`", reply_schema=r.PING),
+        _door("state", tr("read the game's state"), returns="`state`, `seq`", reply_schema=r.STATE),
+        _door(
+            "frame",
+            tr("read the LED frame"),
+            returns="`leds_per_ring`, `frame`",
+            reply_schema=r.FRAME,
+        ),
         _door(
             "subscribe",
             tr("receive events (by default all but LED frames)"),
             Arg("topics", Topics(TOPICS)),
             returns="`topics`, `seq`",
+            reply_schema=r.SUBSCRIBE,
         ),
         _door(
             "unsubscribe",
             tr("stop receiving events"),
             Arg("topics", Topics(TOPICS)),
             returns="`topics`",
+            reply_schema=r.UNSUBSCRIBE,
         ),
         CommandSpec(
             "settings.get",
@@ -179,7 +125,7 @@ TABLE = CommandTable(
             handler=lambda ctl, _: ctl.get_settings(),
             reply=keyed("settings"),
             returns="`settings`",
-            reply_schema=_SETTINGS,
+            reply_schema=r.SETTINGS,
         ),
         CommandSpec(
             "settings.set",
@@ -195,7 +141,7 @@ TABLE = CommandTable(
             ),
             keyed("settings"),
             "`settings`",
-            _SETTINGS,
+            r.SETTINGS,
             least=1,
             fleet=True,
         ),
@@ -210,7 +156,7 @@ TABLE = CommandTable(
             lambda ctl, a: ctl.list_games(a["limit"], a["offset"]),
             keyed("games"),
             "`games`: `id`, `started`, `finished`, `result`",
-            {"type": "object", "required": ["games"], "properties": {"games": {"type": "array"}}},
+            r.GAMES_LIST,
             on_loop=False,
         ),
         CommandSpec(
@@ -218,29 +164,31 @@ TABLE = CommandTable(
             tr("read one stored game"),
             "spectator",
             (Arg("id", Integer(1, 2**62), True),),
-            _game_get,
+            c.game_get,
             keyed("game"),
             "`game`: a `kiothi-game/1` record, or the current game's meta and events",
             {"type": "object", "required": ["game"], "properties": {"game": {"type": "object"}}},
             on_loop=False,
         ),
-        _door("health", tr("read the board's health"), returns="`status`, `uptime`, … (below)"),
+        _door(
+            "health",
+            tr("read the board's health"),
+            returns="`status`, `uptime`, … (below)",
+            reply_schema=r.HEALTH,
+        ),
         _door(
             "lang",
             tr("choose this session's language (none: follow the board)"),
             Arg("lang", _LANG),
             returns="`lang`, `board_lang`, `languages`, `levels`",
+            reply_schema=r.LANG,
         ),
         _door(
             "help",
             tr("list the commands this session may run, with their help"),
             returns="`commands`: `name`, `args`, `role`, `help`, `allowed`, `button` (how a "
             "page shows it, or null: below)",
-            reply_schema={
-                "type": "object",
-                "required": ["commands"],
-                "properties": {"commands": {"type": "array"}},
-            },
+            reply_schema=r.HELP,
             key="?",
         ),
         CommandSpec(
@@ -252,7 +200,7 @@ TABLE = CommandTable(
             keyed("game_id"),
             f"`game_id`; missing {_OPTIONS} come from the settings (`long_move_laps`: the laps "
             "past which a move's counts are set at once, by default 30)",
-            _GAME_ID,
+            r.GAME_ID,
             button=Button(
                 tr("New game"),
                 ("twin",),
@@ -270,9 +218,9 @@ TABLE = CommandTable(
             Arg("hold", Flag()),
             role="seat",
             turn=True,
-            reply=_pit,
+            reply=c.pit_reply,
             returns="`pit` — a tap (or with `hold` a long press)",
-            reply_schema=_PIT_REPLY,
+            reply_schema=r.PIT,
         ),
         CommandSpec(
             "tutorial",
@@ -280,7 +228,7 @@ TABLE = CommandTable(
             handler=lambda ctl, _: ctl.start_tutorial(),
             reply=keyed("game_id"),
             returns="`game_id` — South against the AI, the opening and a relay move guided",
-            reply_schema=_GAME_ID,
+            reply_schema=r.GAME_ID,
             key="g",
             button=Button(tr("Tutorial"), ("twin",), 60),
         ),
@@ -290,9 +238,9 @@ TABLE = CommandTable(
             "seat",
             (Arg("pit", Pit(), True),),
             lambda ctl, pit: c.move(ctl.session, pit),
-            _pit,
+            c.pit_reply,
             "`pit` — the guide then leads the hand",
-            _PIT_REPLY,
+            r.PIT,
             turn=True,
         ),
         CommandSpec(
