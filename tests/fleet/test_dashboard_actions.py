@@ -10,7 +10,7 @@ from typing import Any
 from kiothi_board.controller import TABLE, CommandSpec
 from kiothi_board.controller.kinds import Integer
 from kiothi_board.controller.spec import Arg
-from kiothi_board.fleet.dashboard import StaffGate, _handle, staff_commands
+from kiothi_board.fleet.staff import StaffGate, handle, staff_commands
 from kiothi_board.i18n import tr
 
 TOKEN = "staff-token-0123456789"
@@ -29,8 +29,8 @@ class Hub:
 def _staff(hub: Hub) -> Any:
     role = ["spectator"]
     gate = StaffGate(TOKEN)
-    assert _handle(json.dumps({"auth": TOKEN}), hub, gate, role)["role"] == "control"  # type: ignore[arg-type]
-    return lambda msg: _handle(json.dumps(msg), hub, gate, role)  # type: ignore[arg-type]
+    assert handle(json.dumps({"auth": TOKEN}), hub, gate, role)["role"] == "control"  # type: ignore[arg-type]
+    return lambda msg: handle(json.dumps(msg), hub, gate, role)  # type: ignore[arg-type]
 
 
 def test_the_actions_are_the_tables_fleet_entries() -> None:
