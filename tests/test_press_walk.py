@@ -52,6 +52,7 @@ FILES = {
     "store/sqlite.py": "store",
     "board/api_events.py": "API events",
     "api/dispatcher.py": "dispatcher",
+    "api/fanout.py": "dispatcher",
     "hardware/gpio.py": "pin input",
     "hardware/edges.py": "pin input",
     "hardware/debounce.py": "debouncer",
