@@ -42,6 +42,7 @@ FILES = {
     "controller/controller.py": "controller",
     "controller/gestures.py": "gestures",
     "controller/session.py": "session",
+    "controller/ai_turns.py": "session",
     "controller/commands.py": "session",
     "controller/table.py": "session",
     "controller/spec.py": "session",
