@@ -208,7 +208,7 @@ HEALTH: dict[str, Any] = _ref("health")
 
 _BUTTON: dict[str, Any] = {
     "type": "object",
-    "required": ["label", "pages", "rank", "confirm", "yes", "done", "danger", "key"],
+    "required": ["label", "pages", "rank", "confirm", "yes", "done", "danger", "key", "args"],
     "additionalProperties": False,
     "properties": {
         "label": {"type": "string"},
@@ -219,6 +219,7 @@ _BUTTON: dict[str, Any] = {
         "done": {"type": ["string", "null"]},
         "danger": {"type": "boolean"},
         "key": {"type": ["string", "null"]},
+        "args": {"type": "object"},
     },
 }
 HELP: dict[str, Any] = {

@@ -87,7 +87,8 @@ class Button:
     (lower first; equal ranks keep the table's order); `confirm`: the question asked
     first while a game is on (`yes`: the twin's answer that goes on, by default `label`);
     `done`: what the operator page says once it was done; `danger`: drawn as a warning;
-    `key`: the twin's key for it, when not the command's own terminal key.
+    `key`: the twin's key for it, when not the command's own terminal key; `args`: the
+    arguments a press sends (JSON values; none by default).
     """
 
     label: Msg
@@ -98,6 +99,7 @@ class Button:
     done: Msg | None = None
     danger: bool = False
     key: str | None = None
+    args: Mapping[str, Any] = field(default_factory=dict)
 
     def shown(self, command_key: str | None) -> dict[str, Any]:
         """What a page needs, JSON-able: the words as message ids (the page translates
@@ -115,6 +117,7 @@ class Button:
             "done": msgid(self.done),
             "danger": self.danger,
             "key": self.key or command_key,
+            "args": dict(self.args),
         }
 
 

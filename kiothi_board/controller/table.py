@@ -1,9 +1,11 @@
 """The house's command table: one `CommandSpec` per command (kiothi_board/controller/spec.py).
 
 Every door of the API (api/dispatcher.py), the terminal's keys (sim.py), the board's chords
-and control buttons (`chords`, `controls`), the operator page's buttons (`hello`'s
-`commands`), the JSON schemas (docs/api/make_schemas.py), the help (`kiothi-board help`, the
-API's `help`) and docs/api.md's command reference read this table. A new command is one
+and control buttons (`chords`, `controls`), the operator page's and the twin's buttons and
+the twin's keys (`help`'s `button`), the fleet dashboard's staff actions (`fleet`), the JSON
+schemas (docs/api/make_schemas.py, the replies' from controller/replies.py), the help
+(`kiothi-board help`, the API's `help`) and docs/api.md's command reference read this table
+(tests/test_one_list.py: no other list of command names). A new command is one
 entry here (or one `CommandTable.add` from the part that serves it).
 """
 

@@ -11,23 +11,28 @@ from typing import Any
 import pytest
 
 from kiothi_board.controller import TABLE, CommandSpec
-from kiothi_board.controller.spec import Button
+from kiothi_board.controller.kinds import Integer
+from kiothi_board.controller.spec import Arg, Button
 from kiothi_board.i18n import tr
 from tests.browser import WAIT_MS, chromium, wait_js
 from tests.conftest import poll_until
 from tests.i18n.serving import operator_page, served
 
-RAN: list[object] = []
+calls: list[object] = []
 
 # Catalog entries that exist, so the page's German is the catalogs' (the test adds no words).
 WHIRL = CommandSpec(
     "whirl",
     tr("ask for a hint"),
     "staff",
-    handler=lambda ctl, _: RAN.append(ctl.session.game_id),
-    button=Button(tr("Tutorial"), ("operator", "twin"), 35, done=tr("Undone"), key="k"),
+    (Arg("turns", Integer(1, 3), True),),
+    handler=lambda ctl, turns: calls.append((ctl.session.game_id, turns)),
+    button=Button(
+        tr("Tutorial"), ("operator", "twin"), 35, done=tr("Undone"), key="k", args={"turns": 2}
+    ),
 )
-"""The one entry: `whirl` notes the game's id; a button on both pages, key k on the twin."""
+"""The one entry: `whirl` {"turns": n} notes the game's id and n; a button on both pages
+that sends 2, key k on the twin."""
 
 BUTTON = "document.querySelector('[data-cmd=whirl]')"
 TOAST = "document.querySelector('#toast.show')?.textContent"
@@ -36,7 +41,7 @@ TOAST = "document.querySelector('#toast.show')?.textContent"
 @pytest.fixture
 def board_url() -> Iterator[tuple[int, str]]:
     TABLE.add(WHIRL)
-    RAN.clear()
+    calls.clear()
     try:
         with served() as (board, url):
             yield board.call("new_game", mode="two"), url
@@ -64,7 +69,7 @@ def test_a_test_added_button_is_on_the_pages_in_their_words_and_its_role_holds(
         watcher.click("[data-cmd=whirl]")
         refused = wait_js(watcher, TOAST)
         assert "access code" in refused, refused
-        assert RAN == []
+        assert calls == []
 
         # The staff's page, in German: the label and the toast are the catalog's words, in
         # the rank's place (after the board check, before the agreement).
@@ -76,7 +81,8 @@ def test_a_test_added_button_is_on_the_pages_in_their_words_and_its_role_holds(
         assert order == ["undo", "hint", "check", "whirl", "end", "resign"], order
         staff.click("[data-cmd=whirl]")
         assert wait_js(staff, f"{TOAST} === 'Zurückgenommen'")
-        poll_until(lambda: [gid] == RAN, what="the handler ran once, on the game")
+        poll_until(lambda: calls, what="the handler to run")
+        assert calls == [(gid, 2)]  # once, on the game, with the button's arguments
         assert not staff.errors, staff.errors
 
         # The twin shows it only to a session that may run it; its key runs it there.
@@ -90,5 +96,5 @@ def test_a_test_added_button_is_on_the_pages_in_their_words_and_its_role_holds(
         wait_js(twin, f"{BUTTON}?.textContent === 'Einführung'")
         assert twin.get_attribute("[data-cmd=whirl]", "title") == "Taste k"
         twin.keyboard.press("k")
-        poll_until(lambda: [gid, gid] == RAN, what="the twin's key ran it")
-        assert [gid, gid] == RAN
+        poll_until(lambda: len(calls) == 2, what="the twin's key to run it")
+        assert calls == [(gid, 2)] * 2

@@ -217,7 +217,7 @@ function pressButton(name) {
   // Asked unless the page knows no game is on (then the board's answer says so).
   const idle = lastState && (lastState.stage === "none" || lastState.stage === "over");
   if (k.confirm && !idle && !confirm(t(k.confirm))) return;
-  act(c.name, {}, k.done ? t(k.done) : null);
+  act(c.name, k.args || {}, k.done ? t(k.done) : null);
 }
 
 // The lines this script writes, in the page's language of the moment.

@@ -625,7 +625,7 @@ function runButton(name) {
   if (!c) return;
   // A question only while a game is on (with none, nothing is lost).
   if (!c.button.confirm || !state || state.stage === "none" || state.stage === "over") {
-    command(c.name);
+    command(c.name, c.button.args || {});
     return;
   }
   asking = c;
@@ -638,7 +638,7 @@ $("confirm-yes").onclick = () => {
   $("confirm").classList.add("hidden");
   const c = asking;
   asking = null;
-  if (c) command(c.name);
+  if (c) command(c.name, c.button.args || {});
 };
 $("confirm-no").onclick = () => { $("confirm").classList.add("hidden"); asking = null; };
 
