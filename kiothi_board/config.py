@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from kiothi_board.ai.levels import ADAPTIVE, MAX_LEVEL, LevelChoice
 from kiothi_board.config_checks import (
     Check,
     between,
@@ -53,16 +54,14 @@ class Key:
     help: str = ""
 
 
-MAX_LEVEL = 9
-"""The highest playing level, as `ai.levels.MAX_LEVEL` (a test holds them equal): tools that
-read the config but never play (pinout, leds, doctor) should not import the AI."""
-
-
 def _level(value: Any) -> str | None:
-    """A playing level: 1…MAX_LEVEL or "adaptive"."""
-    if isinstance(value, str):
-        return None if value == "adaptive" else f'must be 1…{MAX_LEVEL} or "adaptive"'
-    return between(1, MAX_LEVEL)(value)
+    """A playing level, as `LevelChoice` reads one (light: tools that read the config but
+    never play, such as pinout, leds and doctor, load no search)."""
+    try:
+        LevelChoice.read(value)
+    except ValueError as exc:
+        return f"must be {exc}"
+    return None
 
 
 def _pin_list(length: int | None = None, max_length: int | None = None) -> Check:
@@ -189,7 +188,9 @@ SCHEMA: dict[str, dict[str, Key]] = {
     "game": {
         "mode": Key((str,), "ai", one_of("two", "ai", "demo"), "two players, human vs AI, AI demo"),
         "human_side": Key((str,), "S", one_of("S", "N")),
-        "level": Key((int, str), 2, _level, '1…9, or "adaptive" (keeps the game close)'),
+        "level": Key(
+            (int, str), 2, _level, f'1…{MAX_LEVEL}, or "{ADAPTIVE}" (keeps the game close)'
+        ),
         "pace": Key((str,), "step", one_of("step", "flow", "instant")),
         "variant": Key((str,), "", None, "comma-separated variants, e.g. V3,V7"),
         "long_move_laps": Key((int,), 30, between(1, 1000)),
@@ -249,7 +250,7 @@ SCHEMA: dict[str, dict[str, Key]] = {
         "countdown_s": Key((int, float), 20, between(1, 600), "then the game is abandoned"),
         "hint_after_s": Key((int, float), 40, between(1, 3600), "offer a hint after this pause"),
         "two_player_s": Key((int, float), 3, between(0.5, 30), "a press on each side: two play"),
-        "level": Key((int, str), "adaptive", _level, "the visitor's opponent"),
+        "level": Key((int, str), ADAPTIVE.to_json(), _level, "the visitor's opponent"),
         "pace": Key((str,), "step", one_of("step", "flow", "instant")),
         "variant": Key((str,), ""),
     },

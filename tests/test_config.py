@@ -38,9 +38,12 @@ def test_a_file_overrides_defaults(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ("[game]\nlevel = 10\n", "game.level = 10: must be between 1 and 9"),
+        ("[game]\nlevel = 10\n", 'game.level = 10: must be an integer from 1 to 9 or "adaptive"'),
         ("[game]\nlevel = true\n", "game.level = True: must be int"),
-        ('[game]\nlevel = "hard"\n', "game.level = 'hard': must be 1…9 or \"adaptive\""),
+        (
+            '[game]\nlevel = "hard"\n',
+            "game.level = 'hard': must be an integer from 1 to 9 or \"adaptive\"",
+        ),
         ('[game]\npace = "fast"\n', "game.pace = 'fast': must be one of 'step', 'flow'"),
         ("[gmae]\nlevel = 1\n", "unknown section [gmae]"),
         ("[game]\nlevle = 1\n", "unknown key game.levle"),
@@ -76,15 +79,21 @@ def test_validate_accepts_an_empty_document() -> None:
     assert validate({})["store"]["backend"] == "sqlite"
 
 
-def test_the_level_range_is_the_ai_s_and_reading_a_config_does_not_import_the_ai() -> None:
-
+def test_the_level_range_is_the_ai_s_and_reading_a_config_does_not_load_the_ai() -> None:
+    """The config checks a level with `LevelChoice` (the one reader of "adaptive"), yet a
+    tool that reads the config but never plays loads only the ladder: no search, no
+    evaluation, no rules."""
     from kiothi_board import config
     from kiothi_board.ai.levels import MAX_LEVEL
 
-    assert config.MAX_LEVEL == MAX_LEVEL
-    probe = "import sys, kiothi_board.config; print('kiothi_board.ai' in sys.modules)"
+    assert config.MAX_LEVEL == MAX_LEVEL  # the config's bound is the ladder's
+    probe = (
+        "import sys, kiothi_board.config as c; c.validate({'game': {'level': 'adaptive'},"
+        " 'exhibit': {'level': 4}}); print(sorted(m for m in sys.modules"
+        " if m.startswith('kiothi_board.ai.') or m.startswith('kiothi_board.rules')))"
+    )
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "False"
+    assert out.stdout.strip() == "['kiothi_board.ai.eyes', 'kiothi_board.ai.levels']"
 
 
 def test_every_table_has_typed_settings_with_the_schemas_keys() -> None:

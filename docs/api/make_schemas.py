@@ -9,9 +9,9 @@ from __future__ import annotations
 import json
 import pathlib
 
-from kiothi_board.ai.levels import MAX_LEVEL
+from kiothi_board.ai.levels import LevelChoice
 from kiothi_board.api.schemas import reply_schema, request_schema
-from kiothi_board.controller.table import TABLE, TOPICS
+from kiothi_board.controller.table import TABLE
 from kiothi_board.rules import ENDS
 
 out = pathlib.Path("docs/api/schemas")
@@ -119,12 +119,7 @@ common = {
             "properties": {
                 "mode": {"enum": ["two", "ai", "demo"]},
                 "sides": {"enum": ["S", "N", "SN", "NS", ""]},
-                "level": {
-                    "oneOf": [
-                        {"type": "integer", "minimum": 1, "maximum": MAX_LEVEL},
-                        {"const": "adaptive"},
-                    ]
-                },
+                "level": LevelChoice.schema(),
                 "pace": {"enum": ["step", "flow", "instant"]},
                 "variant": {"$ref": "#/$defs/variant"},
             },
@@ -290,147 +285,10 @@ def ref(n):
     return {"$ref": C + n}
 
 
-E = {"type": "object", "additionalProperties": False, "properties": {}}
-
-
-def args(props, required=()):
-    return {
-        "type": "object",
-        "additionalProperties": False,
-        "properties": props,
-        "required": list(required),
-    }
-
-
-topics = list(TOPICS)
-secret = {"type": "string", "minLength": 1, "maxLength": 256}
-ticket = {"type": "string", "minLength": 16}
 lang = {"type": "string", "pattern": "^[a-z]{2,3}(_[A-Z]{2})?$"}
-languages = {
-    "lang": lang,
-    "board_lang": lang,
-    "languages": {
-        "type": "array",
-        "items": {
-            "type": "object",
-            "required": ["code", "name"],
-            "additionalProperties": False,
-            "properties": {"code": lang, "name": {"type": "string"}},
-        },
-    },
-}
-RESULTS = {  # the doors' own results, fuller than their specs' (the others: the table's)
-    "hello": {
-        "type": "object",
-        "required": [
-            "protocol",
-            "version",
-            "role",
-            "sim",
-            "capabilities",
-            "commands",
-            "topics",
-            "board",
-        ],
-        "properties": {
-            "protocol": {"const": "kiothi-api/1"},
-            "version": {"const": 1},
-            "server": {"type": "string"},
-            "session": {"type": "integer"},
-            "transport": {"enum": ["serial", "tcp", "unix", "websocket", "redis", "direct"]},
-            "role": {"enum": ["control", "spectator"]},
-            "sim": {"type": "boolean"},
-            "capabilities": {"type": "array", "items": {"type": "string"}},
-            "commands": {"type": "array", "items": {"type": "string"}},
-            "control_commands": {"type": "array"},
-            "topics": {"type": "array", "items": {"enum": topics}},
-            "board": {
-                "type": "object",
-                "required": ["pits", "south", "north", "leds_per_ring"],
-                "properties": {
-                    "pits": {"const": 20},
-                    "south": {"type": "array", "items": ref("pit")},
-                    "north": {"type": "array", "items": ref("pit")},
-                    "leds_per_ring": {"type": "integer", "minimum": 1},
-                },
-            },
-            "limits": {"type": "object"},
-            "levels": {
-                "type": "array",
-                "items": {
-                    "type": "object",
-                    "required": ["level", "name", "about"],
-                    "additionalProperties": False,
-                    "properties": {
-                        "level": {
-                            "oneOf": [
-                                {"type": "integer", "minimum": 1, "maximum": MAX_LEVEL},
-                                {"const": "adaptive"},
-                            ]
-                        },
-                        "name": {"type": "string"},
-                        "about": {"type": "string"},
-                    },
-                },
-            },
-            "ticket": ticket,
-            **languages,
-        },
-    },
-    "lang": {
-        "type": "object",
-        "required": ["lang", "board_lang", "languages", "levels"],
-        # the levels' names and words in the session's new language (as hello's levels)
-        "properties": {**languages, "levels": {"type": "array"}},
-    },
-    "auth": {
-        "type": "object",
-        "required": ["role", "ticket"],
-        "properties": {"role": {"const": "control"}, "ticket": ticket},
-    },
-    "ping": {"type": "object", "required": ["time"], "properties": {"time": {"type": "number"}}},
-    "state": {
-        "type": "object",
-        "required": ["state", "seq"],
-        "properties": {"state": ref("state"), "seq": {"type": "integer"}},
-    },
-    "frame": {
-        "type": "object",
-        "required": ["leds_per_ring", "frame"],
-        "properties": {"leds_per_ring": {"type": "integer"}, "frame": ref("frame")},
-    },
-    "subscribe": {
-        "type": "object",
-        "required": ["topics", "seq"],
-        "properties": {
-            "topics": {"type": "array", "items": {"enum": topics}},
-            "seq": {"type": "integer"},
-        },
-    },
-    "unsubscribe": {
-        "type": "object",
-        "required": ["topics"],
-        "properties": {"topics": {"type": "array", "items": {"enum": topics}}},
-    },
-    "games.list": {
-        "type": "object",
-        "required": ["games"],
-        "properties": {
-            "games": {
-                "type": "array",
-                "items": {
-                    "type": "object",
-                    "required": ["id", "result"],
-                    "properties": {"id": {"type": "integer"}, "result": ref("result")},
-                },
-            }
-        },
-    },
-    "health": ref("health"),
-}
 for spec in TABLE.doors():
     write(f"request.{spec.name}", request_schema(spec), f"Request: {spec.name}")
-    write(f"reply.{spec.name}", reply_schema(spec, RESULTS.get(spec.name)), f"Reply to {spec.name}")
+    write(f"reply.{spec.name}", reply_schema(spec), f"Reply to {spec.name}")
 cmds = [spec.name for spec in TABLE.doors()]
 write("request", {"oneOf": [{"$ref": f"request.{c}.json"} for c in cmds]}, "Any request")
 write(

@@ -23,6 +23,7 @@ import random
 from dataclasses import dataclass
 
 from kiothi_board.ai.evaluation import TUNED, Weights, make_evaluator
+from kiothi_board.ai.eyes import Eyes as Eyes
 from kiothi_board.rules import (
     PITS,
     ROW,
@@ -34,16 +35,6 @@ from kiothi_board.rules import (
     trace_move,
     unpack,
 )
-
-
-@dataclass(frozen=True, slots=True)
-class Eyes:
-    """A beginner's blind spots (see the module docstring)."""
-
-    relays_seen: int
-    sees_chain: bool
-    grab: float
-    looks_ahead: bool
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from kiothi_board.ai.human import Eyes
+from kiothi_board.ai.eyes import Eyes
 from kiothi_board.i18n import tr, trp
 
 

@@ -151,7 +151,7 @@ class CommandHandlers:
                     "role": s.role,
                     "help": s.help,
                     "allowed": allowed(session.role, s.role),
-                    "button": s.button,
+                    "button": None if s.button is None else s.button.shown(s.key),
                 }
                 for s in self._served()
             ]

@@ -75,6 +75,7 @@ EXHIBIT_COMMANDS: tuple[CommandSpec, ...] = (
         (Arg("enabled", Bool(), True),),
         returns="`exhibit` (as `exhibit`'s)",
         reply_schema={"type": "object", "required": ["exhibit"]},
+        fleet=True,
     ),
     CommandSpec(
         "exhibit",

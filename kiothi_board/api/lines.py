@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from kiothi_board.api.args import short
 from kiothi_board.api.bounded import JsonLimits, PayloadError, loads
 from kiothi_board.api.protocol import VERSION, TooLong, encode, error_reply
+from kiothi_board.controller.spec import short
 from kiothi_board.i18n import has_words, localize
 
 __all__ = [

@@ -8,7 +8,7 @@ None) and may return a value for the API.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from kiothi_board.ai.levels import LevelChoice
 from kiothi_board.controller.events import (
@@ -29,25 +29,59 @@ from kiothi_board.controller.notices import Changed
 from kiothi_board.controller.seat import Offer, OfferKind, WebSeat, live_offer
 from kiothi_board.controller.session import Session
 from kiothi_board.controller.settings import DEFAULT_LONG_MOVE_LAPS, Settings
-from kiothi_board.errors import BadArgumentError, ConflictError, IllegalMoveError
+from kiothi_board.errors import BadArgumentError, ConflictError, IllegalMoveError, NotFoundError
 from kiothi_board.i18n import tr
 from kiothi_board.rules import OpeningAction, Side, Variant, parse_opening, pit_name
 
 __all__ = [
     "OPENING",
+    "Commanded",
     "NewGame",
     "agreed",
     "check",
     "drop",
     "ending",
+    "game_get",
     "hold",
     "move",
     "opening",
+    "pit_reply",
     "resign",
     "start",
     "tap",
     "web_play",
 ]
+
+
+class Commanded(Protocol):
+    """What a handler may use of the controller."""
+
+    session: Session
+
+    def start_tutorial(self) -> int: ...
+
+    def choose_language(self, lang: str | None) -> str: ...
+
+    def get_settings(self) -> dict[str, Any]: ...
+
+    def apply_settings(self, values: dict[str, Any]) -> dict[str, Any]: ...
+
+    def list_games(self, limit: int, offset: int) -> list[dict[str, Any]]: ...
+
+    def get_game(self, game_id: int) -> dict[str, Any] | None: ...
+
+
+def game_get(ctl: Commanded, gid: int) -> dict[str, Any]:
+    """`games.get`: the stored game, or NotFoundError."""
+    game = ctl.get_game(gid)
+    if game is None:
+        raise NotFoundError(f"no game {gid}")
+    return game
+
+
+def pit_reply(result: Any, args: Any) -> dict[str, Any]:
+    """The reply of a command on a pit: the pit's name."""
+    return {"pit": pit_name(args["pit"])}
 
 
 @dataclass(frozen=True, slots=True)

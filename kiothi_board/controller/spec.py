@@ -24,8 +24,10 @@ __all__ = [
     "ROLES",
     "Arg",
     "ArgError",
+    "Button",
     "CommandSpec",
     "CommandTable",
+    "Page",
     "Role",
     "allowed",
     "keyed",
@@ -73,6 +75,52 @@ class Arg:
     default: Any = None
 
 
+Page = Literal["operator", "twin"]
+"""A page that shows buttons: the operator page, the board's twin."""
+
+
+@dataclass(frozen=True, slots=True)
+class Button:
+    """How the pages show a command as a button (the `help` reply carries it, `shown()`).
+
+    `label`: its words; `pages`: where it appears; `rank`: its place among a page's buttons
+    (lower first; equal ranks keep the table's order); `confirm`: the question asked
+    first while a game is on (`yes`: the twin's answer that goes on, by default `label`);
+    `done`: what the operator page says once it was done; `danger`: drawn as a warning;
+    `key`: the twin's key for it, when not the command's own terminal key; `args`: the
+    arguments a press sends (JSON values; none by default).
+    """
+
+    label: Msg
+    pages: tuple[Page, ...] = ("operator",)
+    rank: int = 70
+    confirm: Msg | None = None
+    yes: Msg | None = None
+    done: Msg | None = None
+    danger: bool = False
+    key: str | None = None
+    args: Mapping[str, Any] = field(default_factory=dict)
+
+    def shown(self, command_key: str | None) -> dict[str, Any]:
+        """What a page needs, JSON-able: the words as message ids (the page translates
+        them in its own language of the moment, as it does its own words)."""
+
+        def msgid(m: Msg | None) -> str | None:
+            return None if m is None else m.msgid
+
+        return {
+            "label": self.label.msgid,
+            "pages": list(self.pages),
+            "rank": self.rank,
+            "confirm": msgid(self.confirm),
+            "yes": msgid(self.yes or (self.label if self.confirm else None)),
+            "done": msgid(self.done),
+            "danger": self.danger,
+            "key": self.key or command_key,
+            "args": dict(self.args),
+        }
+
+
 Reply = Callable[[Any, Mapping[str, Any]], dict[str, Any]]
 Handler = Callable[[Any, Any], object]
 """`handler(controller, value)`: value is None, the one argument, or the arguments' dict."""
@@ -98,8 +146,9 @@ class CommandSpec:
     together (each with the value it fires) and the control buttons that fire it.
     `returns` and `reply_schema` describe the reply (docs/api.md, docs/api/schemas).
     `turn`: a seat may run it only on its own turn. `least`: how many arguments a request
-    must give at least (`schema_extra`: the schema's further bounds). `button`: the
-    operator page shows it as a button. `needs_game`: the terminal refuses its key with no
+    must give at least (`schema_extra`: the schema's further bounds). `button`: how the
+    pages show it as a button (`Button`), or None. `fleet`: the fleet dashboard's staff
+    may send it to a board. `needs_game`: the terminal refuses its key with no
     game on; `ask` (`ask_ai` against the AI): the question the terminal asks before it.
     """
 
@@ -124,7 +173,8 @@ class CommandSpec:
     ask_ai: Msg | None = None
     chords: tuple[tuple[int, int, str | None], ...] = ()
     controls: tuple[int, ...] = ()
-    button: bool = False
+    button: Button | None = None
+    fleet: bool = False
 
     def read(self, given: Mapping[str, Any] | None) -> dict[str, Any]:
         """The arguments checked and typed (absent optional ones at their defaults); an

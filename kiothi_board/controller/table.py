@@ -1,17 +1,21 @@
 """The house's command table: one `CommandSpec` per command (kiothi_board/controller/spec.py).
 
 Every door of the API (api/dispatcher.py), the terminal's keys (sim.py), the board's chords
-and control buttons (`chords`, `controls`), the operator page's buttons (`hello`'s
-`commands`), the JSON schemas (docs/api/make_schemas.py), the help (`kiothi-board help`, the
-API's `help`) and docs/api.md's command reference read this table. A new command is one
+and control buttons (`chords`, `controls`), the operator page's and the twin's buttons and
+the twin's keys (`help`'s `button`), the fleet dashboard's staff actions (`fleet`), the JSON
+schemas (docs/api/make_schemas.py, the replies' from controller/replies.py), the help
+(`kiothi-board help`, the API's `help`) and docs/api.md's command reference read this table
+(tests/test_one_list.py: no other list of command names). A new command is one
 entry here (or one `CommandTable.add` from the part that serves it).
 """
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Any
 
 import kiothi_board.controller.commands as c
+import kiothi_board.controller.replies as r
+from kiothi_board.controller.commands import Commanded
 from kiothi_board.controller.events import Abandon, Walk
 from kiothi_board.controller.kinds import (
     Choice,
@@ -25,70 +29,13 @@ from kiothi_board.controller.kinds import (
     Topics,
     VariantOf,
 )
-from kiothi_board.controller.notices import VoiceAsked
-from kiothi_board.controller.session import Session
-from kiothi_board.controller.spec import Arg, CommandSpec, CommandTable, keyed
-from kiothi_board.errors import NotFoundError
+from kiothi_board.controller.replies import TOPICS
+from kiothi_board.controller.spec import Arg, Button, CommandSpec, CommandTable, keyed
+from kiothi_board.controller.table_voice import VOICE_COMMANDS
 from kiothi_board.guide import PALETTES
 from kiothi_board.i18n import available, tr
-from kiothi_board.rules import pit_name
 
 __all__ = ["TABLE", "TOPICS", "CommandTable", "Commanded"]
-
-TOPICS: tuple[str, ...] = (
-    "position",
-    "guide",
-    "move",
-    "capture",
-    "game_over",
-    "input",
-    "health",
-    "new_game",
-    "wrong",
-    "hint",
-    "error",
-    "settings",
-    "language",
-    "frame",
-)
-"""Event types a client may subscribe to (`overflow` is always sent)."""
-
-
-class Commanded(Protocol):
-    """What a handler may use of the controller."""
-
-    session: Session
-
-    def start_tutorial(self) -> int: ...
-
-    def choose_language(self, lang: str | None) -> str: ...
-
-    def get_settings(self) -> dict[str, Any]: ...
-
-    def apply_settings(self, values: dict[str, Any]) -> dict[str, Any]: ...
-
-    def list_games(self, limit: int, offset: int) -> list[dict[str, Any]]: ...
-
-    def get_game(self, game_id: int) -> dict[str, Any] | None: ...
-
-
-def _game_get(ctl: Commanded, gid: int) -> dict[str, Any]:
-    game = ctl.get_game(gid)
-    if game is None:
-        raise NotFoundError(f"no game {gid}")
-    return game
-
-
-def _voice(ctl: Commanded, what: str, args: Any = None) -> dict[str, Any]:
-    """The voice's commands are notices for the loop's voice (board/speech.py)."""
-    asked = {k: v for k, v in (args or {}).items() if v is not None}
-    ctl.session.tell(VoiceAsked(what, asked.get("on"), asked.get("volume")))
-    return asked
-
-
-def _pit(result: Any, args: Any) -> dict[str, Any]:
-    return {"pit": pit_name(args["pit"])}
-
 
 _ASK_NEW = tr(
     "Start a new game? Press y to confirm (this game is stored as abandoned); "
@@ -120,21 +67,6 @@ _GAME_ARGS = (
     Arg("pace", Choice(("step", "flow", "instant"))),
     Arg("variant", VariantOf()),
 )
-_GAME_ID = {
-    "type": "object",
-    "required": ["game_id"],
-    "properties": {"game_id": {"type": "integer"}},
-}
-_PIT_REPLY = {
-    "type": "object",
-    "required": ["pit"],
-    "properties": {"pit": {"$ref": "common.json#/$defs/pit"}},
-}
-_SETTINGS = {
-    "type": "object",
-    "required": ["settings"],
-    "properties": {"settings": {"$ref": "common.json#/$defs/settings"}},
-}
 
 
 def _door(name: str, help_: Any, *args: Arg, role: Any = "spectator", **kw: Any) -> CommandSpec:
@@ -157,28 +89,37 @@ TABLE = CommandTable(
             Arg("lang", _LANG),
             returns="`protocol`, `version`, `role`, `commands`, `topics`, `board`, `levels`, "
             "`languages`, … (below)",
+            reply_schema=r.HELLO,
         ),
         _door(
             "auth",
             tr("take control with the token, the staff PIN or a session ticket"),
             *(Arg(k, _SECRET) for k in ("token", "pin", "ticket")),
             returns="`role`, `ticket`",
+            reply_schema=r.AUTH,
             schema_extra={"minProperties": 1, "maxProperties": 1},
         ),
-        _door("ping", tr("check that the board answers"), returns="`time`"),
-        _door("state", tr("read the game's state"), returns="`state`, `seq`"),
-        _door("frame", tr("read the LED frame"), returns="`leds_per_ring`, `frame`"),
+        _door("ping", tr("check that the board answers"), returns="`time`", reply_schema=r.PING),
+        _door("state", tr("read the game's state"), returns="`state`, `seq`", reply_schema=r.STATE),
+        _door(
+            "frame",
+            tr("read the LED frame"),
+            returns="`leds_per_ring`, `frame`",
+            reply_schema=r.FRAME,
+        ),
         _door(
             "subscribe",
             tr("receive events (by default all but LED frames)"),
             Arg("topics", Topics(TOPICS)),
             returns="`topics`, `seq`",
+            reply_schema=r.SUBSCRIBE,
         ),
         _door(
             "unsubscribe",
             tr("stop receiving events"),
             Arg("topics", Topics(TOPICS)),
             returns="`topics`",
+            reply_schema=r.UNSUBSCRIBE,
         ),
         CommandSpec(
             "settings.get",
@@ -187,7 +128,7 @@ TABLE = CommandTable(
             handler=lambda ctl, _: ctl.get_settings(),
             reply=keyed("settings"),
             returns="`settings`",
-            reply_schema=_SETTINGS,
+            reply_schema=r.SETTINGS,
         ),
         CommandSpec(
             "settings.set",
@@ -203,8 +144,9 @@ TABLE = CommandTable(
             ),
             keyed("settings"),
             "`settings`",
-            _SETTINGS,
+            r.SETTINGS,
             least=1,
+            fleet=True,
         ),
         CommandSpec(
             "games.list",
@@ -217,7 +159,7 @@ TABLE = CommandTable(
             lambda ctl, a: ctl.list_games(a["limit"], a["offset"]),
             keyed("games"),
             "`games`: `id`, `started`, `finished`, `result`",
-            {"type": "object", "required": ["games"], "properties": {"games": {"type": "array"}}},
+            r.GAMES_LIST,
             on_loop=False,
         ),
         CommandSpec(
@@ -225,29 +167,31 @@ TABLE = CommandTable(
             tr("read one stored game"),
             "spectator",
             (Arg("id", Integer(1, 2**62), True),),
-            _game_get,
+            c.game_get,
             keyed("game"),
             "`game`: a `kiothi-game/1` record, or the current game's meta and events",
             {"type": "object", "required": ["game"], "properties": {"game": {"type": "object"}}},
             on_loop=False,
         ),
-        _door("health", tr("read the board's health"), returns="`status`, `uptime`, … (below)"),
+        _door(
+            "health",
+            tr("read the board's health"),
+            returns="`status`, `uptime`, … (below)",
+            reply_schema=r.HEALTH,
+        ),
         _door(
             "lang",
             tr("choose this session's language (none: follow the board)"),
             Arg("lang", _LANG),
             returns="`lang`, `board_lang`, `languages`, `levels`",
+            reply_schema=r.LANG,
         ),
         _door(
             "help",
             tr("list the commands this session may run, with their help"),
-            returns="`commands`: `name`, `args`, `role`, `help`, `allowed`, `button` (a page "
-            "shows it as a button)",
-            reply_schema={
-                "type": "object",
-                "required": ["commands"],
-                "properties": {"commands": {"type": "array"}},
-            },
+            returns="`commands`: `name`, `args`, `role`, `help`, `allowed`, `button` (how a "
+            "page shows it, or null: below)",
+            reply_schema=r.HELP,
             key="?",
         ),
         _door(
@@ -258,11 +202,7 @@ TABLE = CommandTable(
             role="control",
             returns="`side`, `link` (`#seat=…`), `url`, `expires` (wall time) — good once, "
             "`expires` seconds (default 600), for a session that plays `side` only",
-            reply_schema={
-                "type": "object",
-                "required": ["side", "link", "url", "expires"],
-                "properties": {"link": {"type": "string"}, "url": {"type": ["string", "null"]}},
-            },
+            reply_schema=r.SEAT_LINK,
         ),
         CommandSpec(
             "new_game",
@@ -278,7 +218,16 @@ TABLE = CommandTable(
             f"`game_id`; missing {_OPTIONS} come from the settings (`long_move_laps`: the laps "
             "past which a move's counts are set at once, by default 30; `web`: the side a seat "
             "on the web plays, see `seat_link`)",
-            _GAME_ID,
+            r.GAME_ID,
+            button=Button(
+                tr("New game"),
+                ("twin",),
+                50,
+                confirm=tr("Start a new game? This one will be kept as abandoned."),
+                yes=tr("Yes, new game"),
+                key="n",
+            ),
+            fleet=True,
         ),
         _door(
             "press",
@@ -287,9 +236,9 @@ TABLE = CommandTable(
             Arg("hold", Flag()),
             role="seat",
             turn=True,
-            reply=_pit,
+            reply=c.pit_reply,
             returns="`pit` — a tap (or with `hold` a long press)",
-            reply_schema=_PIT_REPLY,
+            reply_schema=r.PIT,
         ),
         CommandSpec(
             "tutorial",
@@ -297,8 +246,9 @@ TABLE = CommandTable(
             handler=lambda ctl, _: ctl.start_tutorial(),
             reply=keyed("game_id"),
             returns="`game_id` — South against the AI, the opening and a relay move guided",
-            reply_schema=_GAME_ID,
+            reply_schema=r.GAME_ID,
             key="g",
+            button=Button(tr("Tutorial"), ("twin",), 60),
         ),
         CommandSpec(
             "move",
@@ -306,9 +256,9 @@ TABLE = CommandTable(
             "seat",
             (Arg("pit", Pit(), True),),
             lambda ctl, pit: c.move(ctl.session, pit),
-            _pit,
+            c.pit_reply,
             "`pit` — the guide then leads the hand",
-            _PIT_REPLY,
+            r.PIT,
             turn=True,
         ),
         CommandSpec(
@@ -336,7 +286,7 @@ TABLE = CommandTable(
             key="z",
             chords=((4, 5, None), (14, 15, None)),
             controls=(0,),
-            button=True,
+            button=Button(tr("Undo"), ("operator", "twin"), 10, done=tr("Undone")),
             needs_game=True,
         ),
         CommandSpec(
@@ -346,7 +296,7 @@ TABLE = CommandTable(
             returns="`{}`; the answer comes as a `hint` event",
             key="h",
             controls=(1,),
-            button=True,
+            button=Button(tr("Hint"), ("operator", "twin"), 20, done=tr("Hint asked for")),
             needs_game=True,
         ),
         CommandSpec(
@@ -358,7 +308,13 @@ TABLE = CommandTable(
             returns="`{}` (`side` default: the side to move)",
             key="x",
             chords=((0, 1, "S"), (10, 11, "N")),
-            button=True,
+            button=Button(
+                tr("Resign"),
+                rank=90,
+                confirm=tr("Resign for the side to move?"),
+                done=tr("Resigned"),
+                danger=True,
+            ),
             needs_game=True,
             ask=_ASK_RESIGN,
             ask_ai=_ASK_RESIGN_AI,
@@ -373,7 +329,12 @@ TABLE = CommandTable(
             "asks the other player, or accepts their ask)",
             key="a",
             chords=((9, 10, None),),
-            button=True,
+            button=Button(
+                tr("End by agreement"),
+                rank=40,
+                confirm=tr("End the game by agreement?"),
+                done=tr("Game ended"),
+            ),
             needs_game=True,
             ask=_ASK_AGREE,
             ask_ai=_ASK_AGREE_AI,
@@ -393,7 +354,7 @@ TABLE = CommandTable(
             key="c",
             chords=((0, 9, None), (10, 19, None)),
             controls=(2,),
-            button=True,
+            button=Button(tr("Board check"), rank=30),
             needs_game=True,
         ),
         CommandSpec(
@@ -444,35 +405,7 @@ TABLE = CommandTable(
             door=False,
             chords=((8, 9, None), (18, 19, None)),
         ),
-        CommandSpec(
-            "voice.set",
-            tr("switch the board's voice on or off, or set its volume"),
-            "staff",
-            (Arg("on", Flag()), Arg("volume", Number(0.0, 1.0))),
-            lambda ctl, a: _voice(ctl, "set", a),
-            keyed("voice"),
-            "`voice`: `on`, `volume` as asked (a board without `[voice]` stays silent)",
-            {
-                "type": "object",
-                "required": ["voice"],
-                "properties": {"voice": {"type": "object"}},
-            },
-            least=1,
-        ),
-        CommandSpec(
-            "voice.repeat",
-            tr("say the last sentence again"),
-            handler=lambda ctl, _: _voice(ctl, "repeat"),
-            chords=((1, 2, None), (11, 12, None)),
-            button=True,
-        ),
-        CommandSpec(
-            "voice.board",
-            tr("read the board out: each pit and its seeds"),
-            handler=lambda ctl, _: _voice(ctl, "board"),
-            chords=((2, 3, None), (12, 13, None)),
-            button=True,
-        ),
+        *VOICE_COMMANDS,
         _gesture("tap", tr("a press on a pit"), lambda ctl, pit: c.tap(ctl.session, pit)),
         _gesture("hold", tr("a long press on a pit"), lambda ctl, pit: c.hold(ctl.session, pit)),
         _gesture("drop", tr("a seed sensed in a pit"), lambda ctl, pit: c.drop(ctl.session, pit)),

@@ -3,7 +3,8 @@
 The page shows a tile per board (a live mini-twin, online/offline, health, today's
 statistics, alerts); a click opens that board's full view. Without the staff token the
 page is read-only; with it (typed once into the page, checked in constant time, failures
-slowed down) staff may start a new game, switch exhibition mode on or off and set the brightness.
+slowed down) staff may start a new game, switch exhibition mode on or off and set the
+brightness (`fleet/staff.py`: the token's check and what a page may ask).
 The server checks `Host` and the WebSocket's `Origin` against the names it serves, so a
 page on another site cannot reach it through DNS rebinding. Like the board's own doors,
 every connection goes through a `ConnectionGuard` (caps per address and in all, header
@@ -16,9 +17,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import hmac
 import ipaddress
-import json
 import logging
 import os
 import socket
@@ -28,75 +27,24 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from aiohttp import WSCloseCode, WSMsgType, web
+from aiohttp import WSCloseCode, web
 
-from kiothi_board.api.authlimit import AuthLimiter
-from kiothi_board.api.bounded import JsonLimits, PayloadError, loads
 from kiothi_board.api.catalog_route import add_catalog_routes
 from kiothi_board.api.headers import SECURITY_HEADERS
 from kiothi_board.api.limits import ConnectionGuard, GuardedProtocol
 from kiothi_board.clock import SystemClock
 from kiothi_board.fleet.hub import FleetHub
-from kiothi_board.fleet.pages import Encoder, PageOutbox
+from kiothi_board.fleet.pages import Encoder
+from kiothi_board.fleet.staff import MAX_MESSAGE, StaffGate, serve_page
 from kiothi_board.helptext import DefaultsFormatter
-from kiothi_board.i18n import LANGUAGE_NAMES, available
 
-__all__ = ["ACTIONS", "main", "make_app"]
+__all__ = ["main", "make_app"]
 
 log = logging.getLogger(__name__)
 
 WEB_ROOT = Path(__file__).with_name("web")
 
 _HEADERS = SECURITY_HEADERS  # the board's web door sends the same
-
-
-# Staff actions: the page's name -> (board command, how to build its args from `value`).
-def _on_off(value: object) -> dict[str, Any]:
-    if not isinstance(value, bool):
-        raise ValueError(f"exhibit: the value must be true or false, got {str(value)[:20]!r}")
-    return {"enabled": value}
-
-
-ACTIONS: dict[str, tuple[str, Any]] = {
-    "new_game": ("new_game", lambda v: {}),
-    "exhibit": ("exhibit.set", _on_off),
-    "brightness": ("settings.set", lambda v: {"brightness": min(1.0, max(0.0, float(v)))}),
-}
-
-_MAX_MESSAGE = 4096
-_REFUSED_DELAY = 1.0  # seconds before a page hears that its guess was not even checked
-_PAGE_JSON = JsonLimits(max_bytes=_MAX_MESSAGE, max_depth=4)  # {"action", "board", "value"}
-
-
-class StaffGate:
-    """The staff token's check: the right token always gets in; wrong guesses spend from a
-    bucket per source address and one for everyone (`AuthLimiter`, as on the board), and
-    over them are answered a second late, so a hundred WebSockets from one address, or from
-    a hundred, are told "wrong" no faster than one (a per-socket delay let 100 sockets make
-    98 guesses a second)."""
-
-    def __init__(self, token: str | None, limiter: AuthLimiter | None = None) -> None:
-        self._token = token
-        self.limiter = limiter or AuthLimiter(
-            rate=0.2, burst=5.0, global_rate=1.0, global_burst=10.0, clock=SystemClock()
-        )
-
-    @property
-    def enabled(self) -> bool:
-        """Whether a staff token is set at all (else the dashboard is read-only for all)."""
-        return bool(self._token)
-
-    def check(self, peer: str, given: object) -> str:
-        """`control`, or why not: `no staff token is set`, `rate_limited`, `wrong token`."""
-        if not self._token:
-            return "no staff token is set"
-        # Compared first: the right token (16+ characters, unguessable) is never refused.
-        if isinstance(given, str) and hmac.compare_digest(given.encode(), self._token.encode()):
-            return "control"
-        if not self.limiter.allow(peer):
-            return "rate_limited"
-        self.limiter.failed(peer, "fleet token")
-        return "wrong token"
 
 
 def allowed_hosts(bind: str, extra: Sequence[str]) -> frozenset[str]:
@@ -160,7 +108,7 @@ def make_app(
         origin = request.headers.get("Origin")
         if origin is not None and not _host_ok(urlsplit(origin).netloc, hosts):
             raise web.HTTPForbidden(text="foreign origin")
-        ws = web.WebSocketResponse(max_msg_size=_MAX_MESSAGE, heartbeat=30.0)
+        ws = web.WebSocketResponse(max_msg_size=MAX_MESSAGE, heartbeat=30.0)
         await ws.prepare(request)
         open_sockets.add(ws)
         role = ["spectator"]
@@ -168,7 +116,7 @@ def make_app(
         if conn is not None:
             conn.http = False  # a WebSocket now: the idle timeout applies
             conn.control = lambda: role[0] == "control"
-        await _serve_client(ws, hub, gate, role, encode, request.remote or "?")
+        await serve_page(ws, hub, gate, role, encode, request.remote or "?")
         return ws
 
     @web.middleware
@@ -197,90 +145,6 @@ def make_app(
     add_catalog_routes(app, script=True)  # the board's catalogs and i18n.js, under this CSP
     app.router.add_static("/static/", WEB_ROOT, show_index=False)
     return app
-
-
-async def _serve_client(
-    ws: web.WebSocketResponse,
-    hub: FleetHub,
-    gate: StaffGate,
-    role: list[str],
-    encode: Encoder,
-    peer: str,
-) -> None:
-    """Push the table, then every change (within the page's budget); take `auth` and
-    staff actions."""
-    loop = asyncio.get_running_loop()
-    outbox = PageOutbox()
-
-    def listener(update: dict[str, Any]) -> None:
-        loop.call_soon_threadsafe(outbox.put, encode(update))
-
-    async def pump() -> None:
-        while True:
-            text = await outbox.get()
-            if text is None:  # it fell behind: the whole table instead of what it missed
-                text = json.dumps({"type": "boards", "boards": hub.boards()})
-            await ws.send_str(text)
-
-    first = {
-        "type": "boards",
-        "boards": hub.boards(),
-        "role": role[0],
-        "staff": gate.enabled,
-        "languages": [{"code": c, "name": LANGUAGE_NAMES.get(c, c)} for c in available()],
-    }
-    await ws.send_json(first)
-    hub.listeners.add(listener)
-    pumper = asyncio.create_task(pump())
-    try:
-        async for msg in ws:
-            if msg.type != WSMsgType.TEXT:
-                break
-            answer = _handle(str(msg.data), hub, gate, role, peer)
-            if answer.get("message") == "rate_limited":
-                # Refused unchecked, yet answering at once costs a core under a flood
-                # (4,000 refusals/s from 10 sockets): this page waits a second.
-                await asyncio.sleep(_REFUSED_DELAY)
-            await ws.send_json(answer)
-    finally:
-        hub.listeners.remove(listener)
-        pumper.cancel()
-        await asyncio.gather(pumper, return_exceptions=True)
-
-
-def _handle(
-    text: str, hub: FleetHub, gate: StaffGate, role: list[str], peer: str = "?"
-) -> dict[str, Any]:
-    try:
-        msg = loads(text, _PAGE_JSON)
-    except PayloadError as exc:
-        return {"type": "error", "message": f"not accepted: {exc}"[:120]}
-    if not isinstance(msg, dict):
-        return {"type": "error", "message": "expected an object"}
-    if "auth" in msg:
-        verdict = gate.check(peer, msg["auth"])
-        if verdict == "control":
-            role[0] = "control"
-            return {"type": "role", "role": "control"}
-        return {"type": "error", "message": verdict}
-    action = msg.get("action")
-    if action == "forget":  # the dashboard's own table: a retired board, not a command
-        if role[0] != "control":
-            return {"type": "error", "message": "forget needs the staff token"}
-        name = str(msg.get("board", ""))
-        if not hub.forget(name):
-            return {"type": "error", "message": f"{name[:40]} is online or unknown: not forgotten"}
-        return {"type": "forgotten", "board": name}
-    if action not in ACTIONS:
-        return {"type": "error", "message": f"unknown action {str(action)[:40]!r}"}
-    if role[0] != "control":
-        return {"type": "error", "message": f"{action} needs the staff token"}
-    command, make_args = ACTIONS[action]
-    try:
-        hub.command(str(msg.get("board", "")), command, make_args(msg.get("value")))
-    except (ValueError, TypeError, RuntimeError) as exc:
-        return {"type": "error", "message": str(exc)}
-    return {"type": "sent", "action": action, "board": msg.get("board")}
 
 
 READ_ONLY = (

@@ -190,7 +190,9 @@ async def _pages(setup: _Setup, seconds: float, counts: dict[str, int]) -> None:
                     counts["page_role_control"] += msg.get("role") == "control"
                 if time.monotonic() - last > 2.0:
                     last = time.monotonic()
-                    await ws.send_json({"action": "brightness", "board": "b1", "value": 0.5})
+                    await ws.send_json(
+                        {"action": "settings.set", "board": "b1", "args": {"brightness": 0.5}}
+                    )
 
     async def guesser(http: aiohttp.ClientSession) -> None:
         with contextlib.suppress(aiohttp.ClientError, ConnectionError, TypeError):

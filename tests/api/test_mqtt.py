@@ -183,7 +183,7 @@ def test_trust_broker_is_gone_with_a_line_naming_the_key() -> None:
 
 
 def test_dashboard_actions_need_the_staff_token_and_send_real_commands() -> None:
-    from kiothi_board.fleet.dashboard import StaffGate, _handle
+    from kiothi_board.fleet.staff import StaffGate, handle
 
     sent: list[tuple[str, str, dict[str, Any]]] = []
 
@@ -193,12 +193,12 @@ def test_dashboard_actions_need_the_staff_token_and_send_real_commands() -> None
 
     role = ["spectator"]
     gate = StaffGate("staff-token-0123456789")
-    action = json.dumps({"action": "brightness", "board": "b1", "value": 0.3})
-    refused = _handle(action, Hub(), gate, role)  # type: ignore[arg-type]
+    action = json.dumps({"action": "settings.set", "board": "b1", "args": {"brightness": 0.3}})
+    refused = handle(action, Hub(), gate, role)  # type: ignore[arg-type]
     assert refused["type"] == "error" and "staff token" in refused["message"] and not sent
-    ok = _handle(json.dumps({"auth": "staff-token-0123456789"}), Hub(), gate, role)  # type: ignore[arg-type]
+    ok = handle(json.dumps({"auth": "staff-token-0123456789"}), Hub(), gate, role)  # type: ignore[arg-type]
     assert ok == {"type": "role", "role": "control"}
-    _handle(action, Hub(), gate, role)  # type: ignore[arg-type]
+    handle(action, Hub(), gate, role)  # type: ignore[arg-type]
     assert sent == [("b1", "settings.set", {"brightness": 0.3})]
 
 

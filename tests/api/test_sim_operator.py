@@ -70,7 +70,7 @@ def test_the_typed_operator_address_asks_for_the_printed_code_and_then_controls(
             page.wait_for_selector("#role.spectator")
             note = page.inner_text("#access-note")
             assert "simulator printed in its terminal" in note, note
-            page.click("#hint")  # refused: the words a person reads
+            page.click("[data-cmd=hint]")  # refused: the words a person reads
             toast = wait_js(page, "document.querySelector('#toast.show')?.textContent")
             assert not PROTOCOL_WORDS.search(toast), toast
             assert "access code" in toast, toast

@@ -506,7 +506,7 @@ def test_new_game_asks_first_and_keeps_the_old_one_as_abandoned(twin: Twin) -> N
     assert ctl.state()["game_id"] == first  # nothing yet
     page.click("#confirm-no")
     assert ctl.state()["game_id"] == first
-    page.click("#btn-new")
+    page.click("[data-cmd=new_game]")
     page.click("#confirm-yes")
     wait_js(page, f"window.kiothiTwin.state.game_id !== {first}")
     assert ctl.call("games.get", id=first)["result"]["end"] == "abandoned"  # type: ignore[index]

@@ -28,6 +28,6 @@ def test_the_staff_stay_signed_in_when_the_dashboard_restarts() -> None:
             wait_js(page, "document.getElementById('conn').classList.contains('up')")
             wait_js(page, "document.getElementById('role').textContent === 'staff'")
             page.click(".tile[data-board=hall-1]")
-            assert page.is_visible("[data-action=exhibit][data-value=true]")
+            assert page.is_visible("#exhibit-on")
     finally:
         dash.close()

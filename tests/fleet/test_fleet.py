@@ -145,11 +145,11 @@ def _staff_switch_exhibition(page: Any, hub: FleetHub) -> None:
     """Staff sign in on the page and switch b2's exhibition mode on, then off again."""
     wait_until(lambda: _exhibit(hub, "b2").get("phase") == "off", 30, "b2 reports its mode")
     page.click(".tile[data-board=b2]")
-    assert not page.is_visible("[data-action=exhibit]"), "read-only without the token"
+    assert not page.is_visible("#exhibit-on"), "read-only without the token"
     page.click("#detail-close")
     sign_in(page, STAFF_TOKEN)
     page.click(".tile[data-board=b2]")
-    page.click("[data-action=exhibit][data-value=true]")
+    page.click("#exhibit-on")
     wait_until(lambda: _exhibit(hub, "b2").get("enabled") is True, 30, "b2's exhibition on")
     wait_js(
         page,
@@ -158,7 +158,7 @@ def _staff_switch_exhibition(page: Any, hub: FleetHub) -> None:
     )
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "fleet-dashboard-exhibition-on.png"), full_page=True)
-    page.click("[data-action=exhibit][data-value=false]")
+    page.click("#exhibit-off")
     wait_until(lambda: _exhibit(hub, "b2").get("enabled") is False, 30, "b2's exhibition off")
     page.click("#detail-close")
 

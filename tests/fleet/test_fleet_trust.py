@@ -117,7 +117,7 @@ async def _dashboard_sets_brightness(port: int, value: float) -> list[dict[str, 
         await ws.send_json({"auth": FLEET_TOKEN})
         while got[-1].get("type") != "role":
             got.append(await ws.receive_json(timeout=30))
-        await ws.send_json({"action": "brightness", "board": "b1", "value": value})
+        await ws.send_json({"action": "settings.set", "board": "b1", "args": {"brightness": value}})
         while got[-1].get("type") != "sent":
             got.append(await ws.receive_json(timeout=30))
         return got

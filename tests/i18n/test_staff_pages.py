@@ -29,7 +29,7 @@ PANEL_TEXT = """() => {
 # The lines operator.js writes itself (the HTML's own words are applyI18n's).
 SCRIPT_LINES = (
     "['#role', '#access-note', '#access-hint', '#game-line', '#games', '#variants',"
-    " '#level', '#level-about', '#stats-summary', '#exhibit-line']"
+    " '#level', '#level-about', '#stats-summary', '#exhibit-line', '#game-buttons']"
     ".map(s => document.querySelector(s).innerText).join('\\n')"
 )
 

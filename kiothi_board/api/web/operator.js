@@ -55,6 +55,7 @@ const WORDS = {
 };
 
 function fail(e) { toast(e.message, "err"); }
+let lastState = null; // the game's state as last read (a button's question is for a game on)
 function act(cmd, args, done) {
   client.request(cmd, args).then((r) => { if (done) toast(done); return r; }).catch(fail);
 }
@@ -117,6 +118,7 @@ async function refresh(fill) {
     // The form is filled once per connection: refilling on every event would undo what
     // the operator is in the middle of choosing.
     if (fill === true) fillSettings(settings);
+    lastState = state;
     $("game-line").textContent = gameLine(state);
     // Stored fields are text, never markup (a damaged or hostile record shows as it is).
     $("games").replaceChildren(...games.map((g) => {
@@ -182,6 +184,42 @@ async function applyExhibit(fill) {
   $("exhibit-lights").textContent = WORDS.exhibitLights(pct);
 }
 
+// The game's buttons are the board's command table's (`help`: each command's `button`, in
+// its words' message ids, and whether this session may run it): a command with a button
+// for this page appears here with no change to this script. Who may run it is the board's
+// to say: a refused press is answered in words (how to get control).
+let buttons = [];
+async function fillButtons() {
+  let commands = [];
+  try { commands = (await client.request("help")).commands; } catch (e) { return; }
+  buttons = commands.filter((c) => c.button && c.button.pages.includes("operator"))
+    .sort((a, b) => a.button.rank - b.button.rank);
+  $("game-buttons").replaceChildren(...buttons.map((c) => {
+    const b = document.createElement("button");
+    b.dataset.cmd = c.name;
+    b.dataset.allowed = String(c.allowed);
+    if (c.button.danger) b.className = "danger";
+    b.onclick = () => pressButton(c.name);
+    return b;
+  }));
+  labelButtons();
+}
+function labelButtons() {
+  for (const b of $("game-buttons").children) {
+    const c = buttons.find((x) => x.name === b.dataset.cmd);
+    if (c) b.textContent = t(c.button.label);
+  }
+}
+function pressButton(name) {
+  const c = buttons.find((x) => x.name === name);
+  if (!c) return;
+  const k = c.button;
+  // Asked unless the page knows no game is on (then the board's answer says so).
+  const idle = lastState && (lastState.stage === "none" || lastState.stage === "over");
+  if (k.confirm && !idle && !confirm(t(k.confirm))) return;
+  act(c.name, k.args || {}, k.done ? t(k.done) : null);
+}
+
 // The lines this script writes, in the page's language of the moment.
 function labelAccess(hello) {
   $("role").textContent = WORDS.roles[hello.role] || hello.role; $("role").className = `badge ${hello.role}`;
@@ -192,12 +230,14 @@ function labelAccess(hello) {
 client.on("open", (hello) => {
   $("conn").classList.add("up");
   labelAccess(hello);
+  fillButtons();
   refresh(true).then(() => applyExhibit(true));
 });
 // The board's language changed mid-visit (S9+S10, a page that never chose): every line the
 // script wrote is written again; the form keeps what the operator is choosing.
 onLanguage(() => {
   labelVariants();
+  labelButtons();
   if (!client.hello) return;
   labelAccess(client.hello);
   refresh(false).then(() => applyExhibit(false));
@@ -277,11 +317,6 @@ $("seat-start").onclick = async () => {
     toast(t("Game {id} started", { id: r.game_id }));
   } catch (e) { fail(e); }
 };
-$("undo").onclick = () => act("undo", {}, t("Undone"));
-$("hint").onclick = () => act("hint", {}, t("Hint asked for"));
-$("check").onclick = () => act("check", {}, null);
-$("end").onclick = () => { if (confirm(t("End the game by agreement?"))) act("end", {}, t("Game ended")); };
-$("resign").onclick = () => { if (confirm(t("Resign for the side to move?"))) act("resign", {}, t("Resigned")); };
 $("save-lights").onclick = () => act("settings.set", $("brightness").disabled
   ? { palette: $("palette").value }  // the exhibition's schedule keeps the brightness
   : { palette: $("palette").value, brightness: Number($("brightness").value) / 100 }, t("Lights applied"));

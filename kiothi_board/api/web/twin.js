@@ -526,7 +526,7 @@ client.on("open", async (hello) => {
   role.textContent = roleWord(hello);
   role.className = `badge ${hello.role}`;
   $("link-operator").classList.toggle("hidden", hello.role === "seat"); // nothing there for a seat
-  document.querySelectorAll(".control-only").forEach((e) => e.classList.toggle("hidden", hello.role !== "control"));
+  fillButtons();
   leds = hello.board.leds_per_ring;
   try {
     const f = await client.request("frame");
@@ -594,22 +594,69 @@ function placeToast() {
 client.on("notice", (t) => say(t));
 
 function command(cmd, args) {
-  if (cmd === "undo" || cmd === "hint") say(""); // an old wrong-press line is no longer true
+  say(""); // an old wrong-press line is no longer true
   return client.request(cmd, args).catch((e) => say(e.message));
 }
 
-function askNewGame() {
-  if (!state || state.stage === "none" || state.stage === "over") { command("new_game"); return; }
+// The buttons (and their keys) are the board's command table's (`help`: each command's
+// `button` with its words' message ids, and whether this session may run it): a command
+// with a button for the twin appears here with no change to this script. A session shows
+// the buttons it may use; a key it may not is answered by the board, in words.
+let buttons = [];
+let asking = null; // the command whose question is open
+async function fillButtons() {
+  let commands = [];
+  try { commands = (await client.request("help")).commands; } catch (e) { return; }
+  buttons = commands.filter((c) => c.button && c.button.pages.includes("twin"))
+    .sort((a, b) => a.button.rank - b.button.rank);
+  const box = $("actions");
+  // A seat has its own panel (seat.js: offers and resigning, worded for a player far away).
+  const shown = isSeat() ? [] : buttons.filter((c) => c.allowed);
+  box.replaceChildren(...shown.map((c) => {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.dataset.cmd = c.name;
+    b.onclick = () => runButton(c.name);
+    return b;
+  }));
+  box.classList.toggle("hidden", !box.children.length);
+  labelButtons();
+}
+
+function labelButtons() {
+  for (const b of $("actions").children) {
+    const c = buttons.find((x) => x.name === b.dataset.cmd);
+    if (!c) continue;
+    b.textContent = t(c.button.label);
+    if (c.button.key) b.title = t("key {key}", { key: c.button.key });
+  }
+  if (asking) {
+    $("confirm-text").textContent = t(asking.button.confirm);
+    $("confirm-yes").textContent = t(asking.button.yes);
+  }
+}
+
+function runButton(name) {
+  const c = buttons.find((x) => x.name === name);
+  if (!c) return;
+  // A question only while a game is on (with none, nothing is lost).
+  if (!c.button.confirm || !state || state.stage === "none" || state.stage === "over") {
+    command(c.name, c.button.args || {});
+    return;
+  }
+  asking = c;
+  labelButtons();
   $("confirm").classList.remove("hidden");
   $("confirm-yes").focus();
 }
 
-$("btn-undo").onclick = () => command("undo");
-$("btn-hint").onclick = () => command("hint");
-$("btn-new").onclick = askNewGame;
-$("btn-tutorial").onclick = () => command("tutorial");
-$("confirm-yes").onclick = () => { $("confirm").classList.add("hidden"); command("new_game"); };
-$("confirm-no").onclick = () => { $("confirm").classList.add("hidden"); };
+$("confirm-yes").onclick = () => {
+  $("confirm").classList.add("hidden");
+  const c = asking;
+  asking = null;
+  if (c) command(c.name, c.button.args || {});
+};
+$("confirm-no").onclick = () => { $("confirm").classList.add("hidden"); asking = null; };
 
 // ------------------------------------------------------------------ keyboard play
 function moveFocus(from, dx, dy) {
@@ -651,9 +698,9 @@ document.addEventListener("keydown", (ev) => {
     ev.preventDefault();
     return;
   }
-  const commands = { h: () => command("hint"), z: () => command("undo"), n: askNewGame,
-    g: () => command("tutorial"), "?": () => openHowto() };
-  if (commands[key]) { commands[key](); ev.preventDefault(); }
+  if (key === "?") { openHowto(); ev.preventDefault(); return; }
+  const keyed = buttons.find((c) => c.button.key === key);
+  if (keyed) { runButton(keyed.name); ev.preventDefault(); }
 });
 
 // ------------------------------------------------------------------ how to play
@@ -701,6 +748,7 @@ function relabel() {
   if (client.hello) $("role").textContent = roleWord(client.hello);
   $("conn").setAttribute("aria-label", $("conn").classList.contains("up") ? t("connected") : t("disconnected"));
   renderMoves.last = null;
+  labelButtons();
   layout();
   if (state) render(state);
   refresh();

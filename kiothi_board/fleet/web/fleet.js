@@ -40,13 +40,13 @@
   const REPLIES = { "wrong token": N_("That staff token is not right."),
     rate_limited: N_("Too many tries in a short time: wait a minute, then try again."),
     "no staff token is set": N_("This dashboard is read-only: no staff token is set.") };
-  const ACTION_WORDS = { new_game: N_("New game"), exhibit: N_("Exhibition mode"), brightness: N_("Brightness"),
-    forget: N_("Forget") };
+  // What was last sent, in the words of the control that sent it (its label as shown now).
+  let sentWords = () => "";
   const WORDS = {
     get readOnly() { return t("This dashboard is read-only: it was started without KIOTHI_FLEET_TOKEN, so staff actions are off (docs/fleet.md)."); },
     get signedIn() { return t("Signed in: staff actions are on."); },
     get lostBroker() { return t("The dashboard lost the broker: boards show as unknown until it is back."); },
-    sent: (action, board) => t("{action} sent to {board}.", { action: ACTION_WORDS[action] ? t(ACTION_WORDS[action]) : action, board }),
+    sent: (board) => t("{action} sent to {board}.", { action: sentWords(), board }),
     forgotten: (board) => t("{board} is forgotten until it reports again.", { board }),
     heard: (s) => t("{time} ago", { time: ago(s) }),
     online: (n, of) => tn("{n} of {total} online", "{n} of {total} online", n, { total: of }),
@@ -210,14 +210,18 @@
   });
   document.getElementById("detail").addEventListener("close", () => { open = null; });
 
+  // A staff action is a board command of the table's (the dashboard checks its arguments
+  // as the board's doors do): the control names it and gives its arguments.
   for (const btn of document.querySelectorAll("[data-action]")) {
     btn.addEventListener("click", () => {
-      const value = btn.dataset.value === undefined ? null : JSON.parse(btn.dataset.value);
-      send({ action: btn.dataset.action, board: open, value: value });
+      const args = btn.dataset.args === undefined ? {} : JSON.parse(btn.dataset.args);
+      sentWords = () => btn.textContent;
+      send({ action: btn.dataset.action, board: open, args: args });
     });
   }
   document.getElementById("brightness").addEventListener("change", (e) => {
-    send({ action: "brightness", board: open, value: Number(e.target.value) });
+    sentWords = () => document.getElementById("brightness-label").textContent;
+    send({ action: "settings.set", board: open, args: { brightness: Number(e.target.value) } });
   });
   document.getElementById("login").addEventListener("submit", (e) => {
     e.preventDefault();
@@ -280,7 +284,7 @@
         render();
         say(() => WORDS.forgotten(msg.board));
       } else if (msg.type === "sent") {
-        say(() => WORDS.sent(msg.action, msg.board));
+        say(() => WORDS.sent(msg.board));
       } else if (msg.type === "error") {
         say(() => (REPLIES[msg.message] ? t(REPLIES[msg.message]) : msg.message));
       }
