@@ -1,8 +1,11 @@
-"""The `--autoplay` demo resumes at every point of a game (a restart after each write).
+"""The `--autoplay` demo resumes at every point of a game (a restart after each write),
+at the very step it was at, and plays on.
 
 A restart leaves the store as its last commit left it, so restarting the demo on a copy of
 the store taken after every commit of a game is a restart at each point a SIGKILL could
-hit. Each resumed demo must play its game to the end and begin the next one. On the old
+hit. Each resumed demo must be at the step the board was at after that commit (the SIGKILL
+tests of tests/test_daemon.py can only check that when a kill happens to land between two
+steps), play its game to the end and begin the next one. On the old
 code a restart between an opening press (a lift: the seeds in the hand) and the hold that
 takes the lift back left the demo holding a pit for ever: each hold placed a seed, took it
 back and could not pass with the seeds in the hand (tests/test_daemon.py's SIGKILL tests
@@ -11,8 +14,10 @@ met it once in three clean-clone runs).
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -52,21 +57,41 @@ def _copy(db: Path, to: Path) -> None:
     dst.close()
 
 
-def _restart_points(root: Path, config: Config, seed: int, *, until: str) -> list[Path]:
+Point = tuple[Path, dict[str, Any]]
+"""A copy of the store after a commit, and the state line (`--trace`'s) the board was at."""
+
+
+def _line(state: dict[str, Any]) -> dict[str, Any]:
+    """`Daemon.trace_line`'s fields of a `state` (read on the loop's own thread here)."""
+    guide = state.get("guide")
+    return {
+        "game": state["game_id"],
+        "events": state["events"],
+        "stage": state["stage"],
+        "actions": len(state.get("actions", ())),
+        "guide": None if guide is None else guide["index"],
+        "expect": state.get("expect"),
+    }
+
+
+def _restart_points(root: Path, config: Config, seed: int, *, until: str) -> list[Point]:
     """Play one demo game and copy the store after every commit that wrote something, up to
-    the next game's start (`until="game"`) or the end of the opening (`until="opening"`)."""
+    the next game's start (`until="game"`) or the end of the opening (`until="opening"`),
+    each with the state the board was at after that commit."""
     daemon, clock = _demo(root / "played", config, seed)
     db = daemon.store.path
     journal = daemon.board.loop.journal
     commit = journal.commit
-    copies: list[Path] = []
+    copies: list[Point] = []
 
     def copy_after_commit() -> None:
         wrote = journal.pending
         commit()
         if wrote:
-            copies.append(root / f"point{len(copies)}" / db.name)
-            _copy(db, copies[-1])
+            copies.append(
+                (root / f"point{len(copies)}" / db.name, _line(daemon.controller.state()))
+            )
+            _copy(db, copies[-1][0])
 
     journal.commit = copy_after_commit  # type: ignore[method-assign]
     first = daemon.controller.glance().game_id
@@ -85,13 +110,18 @@ def _restart_points(root: Path, config: Config, seed: int, *, until: str) -> lis
     return copies
 
 
-def _stalls(copies: list[Path], config: Config, seed: int) -> list[str]:
-    """Restart the demo on each copy; where a resumed game did not end in RESUME_TICKS."""
+def _stalls(copies: list[Point], config: Config, seed: int) -> list[str]:
+    """Restart the demo on each copy; where it did not resume the game at the step it was
+    at, or where the resumed game did not end in RESUME_TICKS."""
     stalled = []
-    for n, copy in enumerate(copies):
+    for n, (copy, was) in enumerate(copies):
         daemon, clock = _demo(copy.parent, config, seed + n)
         resumed = daemon.trace_line()
         game = daemon.controller.glance().game_id
+        if game == was["game"] and json.loads(resumed) != was:
+            stalled.append(f"after commit {n}: was at {was}, resumed at {resumed}")
+        elif game != was["game"] and was["stage"] != "over":  # a finished game: the next
+            stalled.append(f"after commit {n}: game {was['game']} unfinished, resumed {resumed}")
         try:
             for _ in range(RESUME_TICKS):
                 clock.advance(TICK_S)
