@@ -203,7 +203,7 @@ class _Lines:
     printing fails the test (after `QUIET_S`) instead of hanging it for ever on a readline:
     the demo prints a change every few milliseconds, so silence is a stalled demo."""
 
-    QUIET_S = 15.0
+    QUIET_S = SERVICE_START_S  # the demo prints every few ms: 30 s of silence is a stall
 
     def __init__(self, stdout: IO[str]) -> None:
         self._lines: queue.Queue[str | None] = queue.Queue()
@@ -271,22 +271,24 @@ def _crash_and_resume(
     for kill in range(kills):
         conf = confs[(kill // per_conf) % len(confs)]
         proc = _start(state, conf, kill)
-        assert proc.stdout is not None
-        lines = _Lines(proc.stdout)
-        first = lines.next(SERVICE_START_S)  # a start on a loaded machine is slow
-        assert first is not None, f"kill {kill}: the daemon ended before its first line"
-        if last_line is not None and conf == confs[((kill - 1) // per_conf) % len(confs)]:
-            # `first` is the resumed state; `current` was read while the daemon was dead.
-            if last_line["game"] == first["game"] and last_line["events"] == first["events"]:
-                assert first == last_line, f"kill {kill}: same events, different guide step"
-                resumed_equal += 1
-            else:
-                resumed_later += 1
-            assert current is None or current[0] == first["game"]
-            assert current is None or len(current[2]) == first["events"]
-        line = point(rng, kill, first, lines.next)
-        proc.kill()
-        proc.wait(timeout=30)
+        try:  # a failed check must not leave the daemon playing on
+            assert proc.stdout is not None
+            lines = _Lines(proc.stdout)
+            first = lines.next(SERVICE_START_S)  # a start on a loaded machine is slow
+            assert first is not None, f"kill {kill}: the daemon ended before its first line"
+            if last_line is not None and conf == confs[((kill - 1) // per_conf) % len(confs)]:
+                # `first` is the resumed state; `current` was read while the daemon was dead.
+                if last_line["game"] == first["game"] and last_line["events"] == first["events"]:
+                    assert first == last_line, f"kill {kill}: same events, different guide step"
+                    resumed_equal += 1
+                else:
+                    resumed_later += 1
+                assert current is None or current[0] == first["game"]
+                assert current is None or len(current[2]) == first["events"]
+            line = point(rng, kill, first, lines.next)
+        finally:
+            proc.kill()
+            proc.wait(timeout=30)
         # Lines printed after our last read still count: drain them.
         for rest in lines.rest():
             line = rest
