@@ -125,14 +125,17 @@ def test_bad_config_is_a_clear_error(tmp_path: Path) -> None:
     assert f"{path}: game.level = 12: must be between 1 and 9" in proc.stderr
 
 
-def _start(state: Path, conf: Path, seed: int) -> subprocess.Popen[str]:
+def _start(state: Path, conf: Path, seed: int, err: IO[str] | None = None) -> subprocess.Popen[str]:
+    """The demo daemon, tracing; its stderr to `err` (with Python's fault handler on, so
+    that a SIGABRT writes every thread's stack there)."""
     return subprocess.Popen(
         [
             sys.executable, "-m", "kiothi_board", "run", "--sim", "--no-api", "--no-terminal",
             "--state-dir", str(state), "--config", str(conf), "--autoplay", "0.003",
             "--trace", "--seed", str(seed),
         ],
-        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+        stdout=subprocess.PIPE, stderr=err or subprocess.DEVNULL, text=True,
+        env={**os.environ, "PYTHONFAULTHANDLER": "1"},
     )  # fmt: skip
 
 
@@ -205,9 +208,12 @@ class _Lines:
 
     QUIET_S = SERVICE_START_S  # the demo prints every few ms: 30 s of silence is a stall
 
-    def __init__(self, stdout: IO[str]) -> None:
+    def __init__(self, proc: subprocess.Popen[str], err: Path, name: str) -> None:
+        assert proc.stdout is not None
+        self._proc, self._err, self._name = proc, err, name
+        self.last: Line | None = None
         self._lines: queue.Queue[str | None] = queue.Queue()
-        self._thread = threading.Thread(target=self._read, args=(stdout,), daemon=True)
+        self._thread = threading.Thread(target=self._read, args=(proc.stdout,), daemon=True)
         self._thread.start()
 
     def _read(self, stdout: IO[str]) -> None:
@@ -220,8 +226,18 @@ class _Lines:
         try:
             text = self._lines.get(timeout=quiet)
         except queue.Empty:
-            raise AssertionError(f"the daemon printed nothing for {quiet:g} s: stalled") from None
-        return None if text is None else json.loads(text)
+            raise AssertionError(self._stalled(quiet)) from None
+        self.last = None if text is None else json.loads(text)
+        return self.last
+
+    def _stalled(self, quiet: float) -> str:
+        """Why the test fails: the last line and where each of the daemon's threads was."""
+        self._proc.send_signal(signal.SIGABRT)  # the fault handler writes the stacks
+        self._proc.wait(timeout=30)
+        stacks = self._err.read_text(errors="replace")[-4000:]
+        return (
+            f"{self._name}: the daemon printed nothing for {quiet:g} s after {self.last}:\n{stacks}"
+        )
 
     def rest(self) -> list[Line]:
         """Every line left once the process has ended."""
@@ -270,10 +286,11 @@ def _crash_and_resume(
     resumed_equal = resumed_later = 0
     for kill in range(kills):
         conf = confs[(kill // per_conf) % len(confs)]
-        proc = _start(state, conf, kill)
+        err = tmp_path / f"stderr-{kill}.txt"
+        with err.open("w") as err_file:
+            proc = _start(state, conf, kill, err_file)
         try:  # a failed check must not leave the daemon playing on
-            assert proc.stdout is not None
-            lines = _Lines(proc.stdout)
+            lines = _Lines(proc, err, f"kill {kill}")
             first = lines.next(SERVICE_START_S)  # a start on a loaded machine is slow
             assert first is not None, f"kill {kill}: the daemon ended before its first line"
             if last_line is not None and conf == confs[((kill - 1) // per_conf) % len(confs)]:
