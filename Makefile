@@ -51,9 +51,16 @@ lint: setup
 # (KIOTHI_CORE=python; by default they run on the native core, kiothi_board/native).
 # The last line says how long it took, lint included (README.md states the figures).
 WORKERS ?= $(shell echo $$(( $$(nproc) * 2 )))
+# Bytecode is compiled once and kept (__pycache__, ignored by git), whatever
+# PYTHONDONTWRITEBYTECODE says outside: the suite starts Python hundreds of times (the
+# workers, every daemon, broker client and tool it runs), and without kept bytecode each
+# start compiled the whole package again (0.3 CPU s a start) and each worker rewrote and
+# compiled every test module.
+test: export PYTHONDONTWRITEBYTECODE :=
 test:
 	@start=$$(date +%s); \
 	$(MAKE) --no-print-directory lint && \
+	$(PY) -m compileall -q -j 0 kiothi_board tests scripts && \
 	$(VENV)/bin/pytest -n $(WORKERS) --dist worksteal && \
 	KIOTHI_CORE=python $(VENV)/bin/pytest -n $(WORKERS) --dist worksteal tests/rules tests/ai tests/test_players.py; \
 	status=$$?; echo "make test: $$(( $$(date +%s) - start )) s"; exit $$status

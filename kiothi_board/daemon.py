@@ -35,7 +35,7 @@ from kiothi_board.hardware.fakes import FakePitInput
 from kiothi_board.hardware.speaker import Speaker
 from kiothi_board.i18n import use_folders, venue_folder
 from kiothi_board.players import AIFactory
-from kiothi_board.rules import Variant
+from kiothi_board.rules import PITS, Variant
 from kiothi_board.sdnotify import Notifier
 from kiothi_board.startup import open_game
 
@@ -309,6 +309,8 @@ class Daemon:
         legal = [] if glance.position is None else glance.position.legal_moves()
         if glance.expect is not None:
             self.inputs.tap(glance.expect)
+        elif glance.stage == "open" and self._in_hand():
+            self.inputs.tap(self._random.randrange(PITS))  # a seed placed in any pit (R3)
         elif glance.stage == "set":  # a long move's counts are set at once: one hold confirms
             self.inputs.hold(0, hold)
         elif glance.stage == "turn" and legal:
@@ -334,6 +336,13 @@ class Daemon:
         session = self.controller.session
         step = None if session.game is None else session.game.step
         return step is not None and session.auto(step.kind)
+
+    def _in_hand(self) -> bool:
+        """Whether an opening's lifted seeds are in the hand: a restart between the press
+        that lifted them and the hold that would have taken the lift back leaves them
+        there, and a hold cannot pass until they are placed."""
+        game = self.controller.session.game
+        return game is not None and game.lifted is not None
 
     def _ping(self) -> None:
         """Systemd's watchdog, from the loop itself: a stuck loop stops pinging."""

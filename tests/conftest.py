@@ -29,6 +29,8 @@ from kiothi_board.hardware.fakes import FakePixelSink
 
 T = TypeVar("T")
 
+pytest_plugins = ("tests.cpu_times",)  # `--cpu-times DIR`: each test's CPU seconds
+
 # Hypothesis fails an example that takes over 200 ms by default: on a loaded machine that is
 # the machine, not the code. Properties are checked for what they say, never for speed.
 settings.register_profile("kiothi", deadline=None)

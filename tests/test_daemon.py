@@ -23,7 +23,7 @@ from kiothi_board.daemon import Daemon
 from kiothi_board.hardware.fakes import FakePixelSink
 from kiothi_board.rules import parse_record
 from kiothi_board.store.sqlite import SqliteStore
-from tests.conftest import poll_until
+from tests.conftest import SERVICE_START_S, poll_until
 
 
 def config(mode: str = "two", pace: str = "step", variant: str = "ply_limit=24") -> dict:
@@ -125,14 +125,17 @@ def test_bad_config_is_a_clear_error(tmp_path: Path) -> None:
     assert f"{path}: game.level = 12: must be between 1 and 9" in proc.stderr
 
 
-def _start(state: Path, conf: Path, seed: int) -> subprocess.Popen[str]:
+def _start(state: Path, conf: Path, seed: int, err: IO[str] | None = None) -> subprocess.Popen[str]:
+    """The demo daemon, tracing; its stderr to `err` (with Python's fault handler on, so
+    that a SIGABRT writes every thread's stack there)."""
     return subprocess.Popen(
         [
             sys.executable, "-m", "kiothi_board", "run", "--sim", "--no-api", "--no-terminal",
             "--state-dir", str(state), "--config", str(conf), "--autoplay", "0.003",
             "--trace", "--seed", str(seed),
         ],
-        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+        stdout=subprocess.PIPE, stderr=err or subprocess.DEVNULL, text=True,
+        env={**os.environ, "PYTHONFAULTHANDLER": "1"},
     )  # fmt: skip
 
 
@@ -161,8 +164,7 @@ def _random_point(
     line = first
     for _ in range(rng.randint(0, 25)):
         got = read()
-        if got is None:
-            break
+        assert got is not None, f"kill {kill}: the daemon ended by itself after {line}"
         line = got
     until = time.monotonic() + rng.random() * 0.02  # not a wait for anything: a random instant
     poll_until(lambda: time.monotonic() >= until, "a random instant 0–20 ms on", 1, every=0.001)
@@ -183,34 +185,35 @@ RISKY: tuple[Callable[[Line, Line], bool], ...] = (
 def _risky_point(
     rng: random.Random, kill: int, first: Line, read: Callable[[], Line | None]
 ) -> Line:
-    """Kill `kill` goes to risky point `kill % 4`, at once (a point that never comes, in a
-    game that will not end, is no reason to hang: 600 changes at most, twice the longest
-    12-ply game of the quick configurations, 250 changes; a resumed two-player instant
-    game's demo can stall in the opening, printing changes for ever)."""
+    """Kill `kill` goes to risky point `kill % 4`, at once. Every point comes within 600
+    changes, twice the longest 12-ply game of the quick configurations (250 changes): a
+    resumed demo that never reaches it has stalled, and fails the test (on the old code a
+    restart with an opening's seeds in the hand held a pit for ever, printing changes)."""
     reached = RISKY[kill % len(RISKY)]
     line = first
     for _ in range(600):
         if reached(first, line):
-            break
+            return line
         got = read()
-        if got is None:
-            break
+        assert got is not None, f"kill {kill}: the daemon ended by itself after {line}"
         line = got
-    return line
+    raise AssertionError(f"kill {kill}: point {kill % len(RISKY)} never came in 600 changes, "
+                         f"resumed at {first}, now {line}: the demo stalled")  # fmt: skip
 
 
 class _Lines:
     """The daemon's state lines, read on a thread of their own, so that a daemon that stops
-    printing gives up a point (after `QUIET_S`) instead of hanging the test for ever: once
-    in three clean-clone runs a resumed demo stalled, printing nothing, with the suite
-    waiting on its readline (a demo that stalls is a bug of its own, not what this test is
-    about: the store's promise at a SIGKILL)."""
+    printing fails the test (after `QUIET_S`) instead of hanging it for ever on a readline:
+    the demo prints a change every few milliseconds, so silence is a stalled demo."""
 
-    QUIET_S = 15.0
+    QUIET_S = SERVICE_START_S  # the demo prints every few ms: 30 s of silence is a stall
 
-    def __init__(self, stdout: IO[str]) -> None:
+    def __init__(self, proc: subprocess.Popen[str], err: Path, name: str) -> None:
+        assert proc.stdout is not None
+        self._proc, self._err, self._name = proc, err, name
+        self.last: Line | None = None
         self._lines: queue.Queue[str | None] = queue.Queue()
-        self._thread = threading.Thread(target=self._read, args=(stdout,), daemon=True)
+        self._thread = threading.Thread(target=self._read, args=(proc.stdout,), daemon=True)
         self._thread.start()
 
     def _read(self, stdout: IO[str]) -> None:
@@ -218,13 +221,23 @@ class _Lines:
             self._lines.put(text)
         self._lines.put(None)
 
-    def next(self) -> Line | None:
-        """The next line, or None at the end or after `QUIET_S` of silence."""
+    def next(self, quiet: float = QUIET_S) -> Line | None:
+        """The next line, or None at the end; silence for `quiet` s fails the test."""
         try:
-            text = self._lines.get(timeout=self.QUIET_S)
+            text = self._lines.get(timeout=quiet)
         except queue.Empty:
-            return None
-        return None if text is None else json.loads(text)
+            raise AssertionError(self._stalled(quiet)) from None
+        self.last = None if text is None else json.loads(text)
+        return self.last
+
+    def _stalled(self, quiet: float) -> str:
+        """Why the test fails: the last line and where each of the daemon's threads was."""
+        self._proc.send_signal(signal.SIGABRT)  # the fault handler writes the stacks
+        self._proc.wait(timeout=30)
+        stacks = self._err.read_text(errors="replace")[-4000:]
+        return (
+            f"{self._name}: the daemon printed nothing for {quiet:g} s after {self.last}:\n{stacks}"
+        )
 
     def rest(self) -> list[Line]:
         """Every line left once the process has ended."""
@@ -273,23 +286,26 @@ def _crash_and_resume(
     resumed_equal = resumed_later = 0
     for kill in range(kills):
         conf = confs[(kill // per_conf) % len(confs)]
-        proc = _start(state, conf, kill)
-        assert proc.stdout is not None
-        lines = _Lines(proc.stdout)
-        first = lines.next()
-        assert first is not None, f"kill {kill}: the daemon printed nothing in {lines.QUIET_S} s"
-        if last_line is not None and conf == confs[((kill - 1) // per_conf) % len(confs)]:
-            # `first` is the resumed state; `current` was read while the daemon was dead.
-            if last_line["game"] == first["game"] and last_line["events"] == first["events"]:
-                assert first == last_line, f"kill {kill}: same events, different guide step"
-                resumed_equal += 1
-            else:
-                resumed_later += 1
-            assert current is None or current[0] == first["game"]
-            assert current is None or len(current[2]) == first["events"]
-        line = point(rng, kill, first, lines.next)
-        proc.kill()
-        proc.wait(timeout=30)
+        err = tmp_path / f"stderr-{kill}.txt"
+        with err.open("w") as err_file:
+            proc = _start(state, conf, kill, err_file)
+        try:  # a failed check must not leave the daemon playing on
+            lines = _Lines(proc, err, f"kill {kill}")
+            first = lines.next(SERVICE_START_S)  # a start on a loaded machine is slow
+            assert first is not None, f"kill {kill}: the daemon ended before its first line"
+            if last_line is not None and conf == confs[((kill - 1) // per_conf) % len(confs)]:
+                # `first` is the resumed state; `current` was read while the daemon was dead.
+                if last_line["game"] == first["game"] and last_line["events"] == first["events"]:
+                    assert first == last_line, f"kill {kill}: same events, different guide step"
+                    resumed_equal += 1
+                else:
+                    resumed_later += 1
+                assert current is None or current[0] == first["game"]
+                assert current is None or len(current[2]) == first["events"]
+            line = point(rng, kill, first, lines.next)
+        finally:
+            proc.kill()
+            proc.wait(timeout=30)
         # Lines printed after our last read still count: drain them.
         for rest in lines.rest():
             line = rest
@@ -305,7 +321,10 @@ def _crash_and_resume(
             # Nothing committed is lost: the store holds at least what was printed.
             assert len(current[2]) >= last_line["events"]
     assert resumed_equal + resumed_later >= kills * 0.9
-    assert resumed_equal > kills / 4, "most kills resume at exactly the printed step"
+    # How many kills land between two steps (resumed exactly at the printed step, checked
+    # above) is the machine's timing: 2 of 10 at load 20 failed the old bound (> 1 in 4),
+    # 7 of 10 quiet. The exact step after every commit is tests/test_demo_resume.py's.
+    print(f"{resumed_equal} resumed at the printed step, {resumed_later} after it")
 
 
 @pytest.mark.soak

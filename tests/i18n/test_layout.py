@@ -1,7 +1,12 @@
 """The page holds in every language: in German (the longest) at 320, 390 and 1280 px no
 horizontal scroll and no text cut off, through a game's stages; a screenshot of each
 language at 320 px into artifacts/languages/. The operator page (its games table and
-statistics too) holds in every language at every width."""
+statistics too) holds in every language at every width.
+
+The board runs on a fake clock: it moves only when a test moves it. On the real clock a
+ticker animated the lit pits and sent every open page (seven at once here) a frame each
+tick, which Chromium drew for as long as the test ran: about 30 CPU seconds a test, for
+checks of words and widths that no animation changes."""
 
 from __future__ import annotations
 
@@ -11,6 +16,7 @@ import pytest
 
 from kiothi_board.api.doors import exhibition_doors
 from kiothi_board.board import Board
+from kiothi_board.clock import FakeClock
 from tests.api.helpers import ARTIFACTS
 from tests.api.twin_harness import no_horizontal_scroll
 from tests.browser import chromium, wait_js
@@ -65,7 +71,7 @@ def _check(page: Any, name: str) -> list[str]:
 
 def test_german_fits_at_320_390_1280_and_each_language_is_shot_at_320() -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
-    with chromium() as browser, served() as (board, url):
+    with chromium() as browser, served(clock=FakeClock()) as (board, url):
         german = {w: _open(browser, url, "de", width=w) for w in WIDTHS}
         narrow = {lang: _open(browser, url, lang, width=320) for lang in LANGS}
         problems: list[str] = []
@@ -89,7 +95,7 @@ def test_german_fits_at_320_390_1280_and_each_language_is_shot_at_320() -> None:
 @pytest.mark.parametrize("width", WIDTHS)
 def test_the_check_sees_a_cut_off_text(width: int) -> None:
     """The cut-off check is not blind: a German word forced into a narrow clipping box."""
-    with chromium() as browser, served() as (_, url):
+    with chromium() as browser, served(clock=FakeClock()) as (_, url):
         page = _open(browser, url, "de", width=width)
         page.evaluate(
             "const el = document.querySelector('#turn'); el.style.width = '30px';"
@@ -123,7 +129,8 @@ def _operator_page(browser: Any, url: str, lang: str, width: int) -> Any:
 
 def test_the_operator_page_fits_in_every_language_at_320_390_1280() -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
-    with chromium() as browser, served(exhibition_doors(StubExhibit(), None)) as (board, url):
+    doors = exhibition_doors(StubExhibit(), None)
+    with chromium() as browser, served(doors, clock=FakeClock()) as (board, url):
         _ended_games(board)
         problems: list[str] = []
         for lang in LANGS:
