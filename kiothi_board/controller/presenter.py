@@ -212,7 +212,9 @@ class Presenter:
         now = s.clock.now()
         hint = next((o.pit for o in self._overlays if o.cue == Cue.HINT and o.until > now), None)
         view = self.view()
-        line = instruction(Situation(view, self._ai(), s.thinking, s.settings.pace, hint))
+        remote = None if s.game is None else s.player(s.game.mover)
+        situation = Situation(view, self._ai(), s.thinking, s.settings.pace, hint, remote)
+        line = instruction(situation)
         tutorial = self.tutorial()
         return line if tutorial is None else tutorial_line(tutorial, view, line)
 

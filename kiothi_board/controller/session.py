@@ -352,6 +352,11 @@ class Session:
         """Whether an opponent is searching."""
         return self._thinking is not None
 
+    def player(self, side: Side) -> tuple[str, str] | None:
+        """The name and presence of a side played from another board, if it is."""
+        who = getattr(self._opponents.get(side), "who", None)
+        return who() if callable(who) else None
+
     @property
     def hinting(self) -> bool:
         """Whether a hint is being searched."""

@@ -51,11 +51,20 @@ class Situation:
     thinking: bool = False  # the AI is choosing its move
     pace: str = "step"  # step, flow or instant
     hint: int | None = None  # the pit a live hint points at
+    remote: tuple[str, str] | None = None  # the side is another board's: its name, presence
 
 
 def side_name(side: Side, ai: bool = False) -> Msg:
     """`South`, `North (AI)`."""
     return tr("{side} (AI)", side=_SIDE[side]) if ai else _SIDE[side]
+
+
+_PRESENCE = {"online": trp("presence", "online"), "offline": trp("presence", "offline")}
+
+
+def _who(side: Side, s: Situation) -> Msg | str:
+    """The side's name: another board's own name, else `North (AI)` or `North`."""
+    return s.remote[0] if s.remote is not None else side_name(side, s.ai)
 
 
 def _seeds(n: int) -> Msg:
@@ -159,6 +168,13 @@ def _result(view: OverView) -> tuple[Msg, Msg]:
 
 def _idle(view: IdleView, s: Situation) -> Msg:
     side = view.position.to_move
+    if s.remote is not None:
+        name, presence = s.remote
+        return tr(
+            "Waiting for {board}'s move ({presence}).",
+            board=name,
+            presence=_PRESENCE.get(presence, presence),
+        )
     if s.ai:
         name = side_name(side, True)
         return (
@@ -212,7 +228,7 @@ def _opening(view: OpeningView) -> Msg:
 
 def _steps(view: StepsView, s: Situation) -> Msg:
     step = view.step
-    who = side_name(view.mover, s.ai)
+    who = _who(view.mover, s)
     count = step.board[step.pit] if step.pit >= 0 else 0
     pit = pit_name(step.pit) if step.pit >= 0 else ""
     if step.kind == "done":

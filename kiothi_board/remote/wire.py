@@ -1,0 +1,482 @@
+"""One board's side of remote play on the broker (paho-mqtt; topics in `topics.py`).
+
+The wire holds the match (`match.Match`, the checker) under one lock: actions come from the
+broker on paho's thread and from the board's own notices on the board loop's thread. The
+game itself stays the board's: a checked remote move is handed to the controller through
+the remote opponent (`opponent.py`), which the loop polls like the AI; a remote ending
+(resign, agreement, claim) is run as the board's own command on a worker thread, never on
+paho's. Nothing here takes a secret: the broker's user is the identity, by the ACL.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import queue
+import secrets
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from kiothi_board.clock import Clock
+from kiothi_board.controller.events import Resign
+from kiothi_board.controller.notices import Applied, Notice
+from kiothi_board.controller.opponent import Choice
+from kiothi_board.errors import ConflictError, KiothiError
+from kiothi_board.i18n import tr
+from kiothi_board.remote.actions import Action, BadActionError, Kind, position_hash
+from kiothi_board.remote.match import Applied as Checked
+from kiothi_board.remote.match import Desync, Gap, Match, MatchSpec
+from kiothi_board.remote.opponent import MatchOpponents, remote_spec
+from kiothi_board.remote.topics import Invitation, Topics
+from kiothi_board.rules import STANDARD, Position, Side, Variant, parse_opening, parse_pit
+
+__all__ = ["RemoteSettings", "RemoteWire"]
+
+log = logging.getLogger(__name__)
+
+Caller = Callable[..., Any]
+"""`board.call(name, **args)`: run a command of the table on the board loop."""
+
+
+@dataclass(frozen=True, slots=True)
+class RemoteSettings:
+    """The `[remote]` table: this board's id, name and language on the bus, the prefix,
+    how long an absence must last before a claim, how long an invitation stands, and the
+    boards an exhibition accepts invitations from (empty: any)."""
+
+    board: str
+    name: str
+    lang: str = "en"
+    prefix: str = "kiothi/v1"
+    gone_s: float = 120.0
+    invite_s: float = 60.0
+    accept_from: tuple[str, ...] = ()
+    exhibition: bool = False
+    pace: str = "step"
+
+
+class RemoteWire:
+    """Invitations, the match's log, presence and claims for one board."""
+
+    def __init__(
+        self,
+        settings: RemoteSettings,
+        *,
+        call: Caller,
+        opponents: MatchOpponents,
+        clock: Clock,
+    ) -> None:
+        """`call` runs the board's commands; `opponents` is the board's opponent factory."""
+        self.settings = settings
+        self.topics = Topics(settings.prefix, settings.board)
+        self._call = call
+        self._opponents = opponents
+        self._clock = clock
+        self._lock = threading.RLock()
+        self._client: Any = None
+        self.match: Match | None = None
+        self._after: dict[str, Choice] = {}  # position hash before -> the remote's action
+        self.invitations: dict[str, Invitation] = {}  # host -> its invitation to us
+        self.sent: Invitation | None = None
+        self.presence: dict[str, str] = {}  # board -> online/offline
+        self.lobby: dict[str, dict[str, Any]] = {}
+        self._gone_since: float | None = None
+        self.stopped: str | None = None
+        self.refused = 0
+        self.duplicates = 0
+        self._jobs: queue.Queue[Callable[[], None] | None] = queue.Queue()
+        self._worker = threading.Thread(target=self._work, name="remote-wire", daemon=True)
+        self._worker.start()
+
+    # ------------------------------------------------------------------ the link (opponent)
+    @property
+    def spec(self) -> str:
+        """`remote:<board id>` of the other board."""
+        return remote_spec(self.other or "")
+
+    @property
+    def other(self) -> str | None:
+        """The other board of the match, if one is on."""
+        m = self.match
+        return None if m is None else m.spec.board(m.local.other)
+
+    def who(self) -> tuple[str, str]:
+        """The other board's name and presence."""
+        other = self.other or ""
+        card = self.lobby.get(other, {})
+        return str(card.get("name") or other), self.presence.get(other, "offline")
+
+    def choice(self, position: Position) -> Choice | None:
+        """The other board's checked action from `position`, once it came."""
+        with self._lock:
+            if not self._after:
+                return None
+            return self._after.get(position_hash(position))
+
+    # ------------------------------------------------------------------ the connection
+    def attach(self, client: Any) -> None:
+        """Use `client` (a connected or connecting paho client); call `connected` after
+        each (re)connect."""
+        self._client = client
+        for pattern in [*self._filters(), f"{self.settings.prefix}/match/#"]:
+            client.message_callback_add(pattern, self._on_message)
+
+    def _filters(self) -> list[str]:
+        t, me = self.topics, self.settings.board
+        return [t.status("+"), t.lobby("+"), t.invite("+", me), t.answer("+", me)]
+
+    def connected(self, client: Any) -> None:
+        """After every (re)connect: subscribe, say who we are, replay the match's log."""
+        for pattern in self._filters():
+            client.subscribe(pattern, qos=1)
+        with self._lock:
+            if self.match is not None:
+                client.subscribe(self.topics.match_filter(self.match.spec.match), qos=1)
+        self.publish_lobby()
+
+    def publish_lobby(self) -> None:
+        """Our retained lobby card: name, language, whether we are free."""
+        card = {"name": self.settings.name, "lang": self.settings.lang, "free": self.free}
+        self._publish(self.topics.lobby(self.settings.board), json.dumps(card), retain=True)
+
+    @property
+    def free(self) -> bool:
+        """Whether no match is on."""
+        m = self.match
+        return m is None or m.over
+
+    def _publish(self, topic: str, payload: str, *, retain: bool, expiry: float = 0) -> None:
+        client = self._client
+        if client is None:
+            raise ConflictError(tr("remote play needs the board on a broker (mqtt.url)"))
+        props = _expiry(expiry) if expiry else None
+        client.publish(topic, payload, qos=1, retain=retain, properties=props)
+
+    # ------------------------------------------------------------------ invitations
+    def invite(self, board: str, *, side: str = "S", move_seconds: int | None = None,
+               variant: Variant = STANDARD) -> dict[str, Any]:  # fmt: skip
+        """Invite `board` to a match, this board playing `side`; the invitation."""
+        me = self.settings.board
+        if board == me:
+            raise ConflictError(tr("a board cannot invite itself"))
+        if not self.free:
+            raise ConflictError(tr("a remote match is already on"))
+        mid = f"{me}-{secrets.token_hex(4)}"
+        south, north = (me, board) if side == "S" else (board, me)
+        spec = MatchSpec(mid, south, north, variant, move_seconds)
+        inv = Invitation(spec, me, self.settings.name, self._clock.wall() + self.settings.invite_s)
+        with self._lock:
+            self.sent = inv
+        self._publish(
+            self.topics.invite(me, board),
+            json.dumps(inv.to_json()),
+            retain=True,
+            expiry=self.settings.invite_s,
+        )
+        return {"match": mid, "to": board, "side": side}
+
+    def accept(self, host: str | None = None) -> dict[str, Any]:
+        """Accept the invitation of `host` (None: the only one standing); the match."""
+        inv = self._standing(host)
+        self._answer(inv, "accept")
+        self._begin(inv.spec)
+        return {"match": inv.spec.match, "with": inv.host}
+
+    def decline(self, host: str | None = None) -> dict[str, Any]:
+        """Decline the invitation of `host` (None: the only one standing)."""
+        inv = self._standing(host)
+        self._answer(inv, "decline")
+        return {"match": inv.spec.match, "with": inv.host}
+
+    def _standing(self, host: str | None) -> Invitation:
+        now = self._clock.wall()
+        with self._lock:
+            live = {h: i for h, i in self.invitations.items() if i.expires > now}
+            self.invitations = live
+            if host is None and len(live) == 1:
+                return next(iter(live.values()))
+            if host is not None and host in live:
+                return live[host]
+        raise ConflictError(tr("no such invitation is standing"))
+
+    def _answer(self, inv: Invitation, answer: str) -> None:
+        with self._lock:
+            self.invitations.pop(inv.host, None)
+        body = json.dumps({"match": inv.spec.match, "answer": answer})
+        self._publish(self.topics.answer(self.settings.board, inv.host), body, retain=False)
+
+    def _begin(self, spec: MatchSpec) -> None:
+        """Start the match's game on this board, the other side played from afar."""
+        side = spec.side_of(self.settings.board)
+        assert side is not None
+        with self._lock:
+            self.match = Match(spec, side)
+            self._after = {}
+            self.stopped = None
+            self._gone_since = None
+            self._opponents.link = self
+        client = self._client
+        client.subscribe(self.topics.match_filter(spec.match), qos=1)
+        self._jobs.put(lambda: self._start_game(spec, side))
+
+    def _start_game(self, spec: MatchSpec, side: Side) -> None:
+        self._call(
+            "new_game",
+            mode="ai",
+            sides=side.letter,
+            pace=self.settings.pace,
+            variant=spec.variant.to_json(),
+        )
+        self.publish_lobby()
+
+    # ------------------------------------------------------------------ the board's notices
+    def notice(self, notice: Notice) -> None:
+        """A notice of the board (on the loop's thread): send what the local side played."""
+        if not isinstance(notice, Applied):
+            return
+        with self._lock:
+            match = self.match
+            if match is None or match.over:
+                return
+            old, new = notice.old, notice.new
+            action = None
+            if len(new.actions) > len(match.actions) and new.movers[-1] is match.local:
+                kind: Kind = "opening" if old.position.phase == "opening" else "move"
+                action = self._play(match, kind, new.actions[-1])
+            elif isinstance(notice.event, Resign) and notice.event.side is match.local:
+                action = self._play(match, "resign", "")
+        if action is not None:
+            self._send(action)
+
+    def _play(self, match: Match, kind: Kind, value: str) -> Action | None:
+        try:
+            return match.play(kind, value)
+        except KiothiError as exc:
+            self._stop_match(f"this board's {kind} {value} does not fit the match: {exc}")
+            return None
+
+    def _send(self, action: Action) -> None:
+        topic = self.topics.action(action.match, self.settings.board, action.seq)
+        self._publish(topic, action.dumps(), retain=True)
+
+    # ------------------------------------------------------------------ offers and claims
+    def offer(self, kind: Kind) -> dict[str, Any]:
+        """An agreement offer (`offer`) or its acceptance (`accept`) from this board."""
+        with self._lock:
+            match = self._need_match()
+            action = self._checked_play(match, kind)
+        self._send(action)
+        if kind == "accept":
+            self._jobs.put(lambda: self._call("end"))
+        return {"seq": action.seq}
+
+    def claim(self, what: str) -> dict[str, Any]:
+        """Claim the win or a draw after the other board has been gone `gone_s`."""
+        with self._lock:
+            match = self._need_match()
+            gone = self.gone_for()
+            if gone is None or gone < self.settings.gone_s:
+                raise ConflictError(
+                    tr(
+                        "the other board has not been gone for {seconds} s: no claim yet",
+                        seconds=int(self.settings.gone_s),
+                    )
+                )
+            action = self._checked_play(match, "claim", what)
+        self._send(action)
+        self._jobs.put(lambda: self._apply_ending(action))
+        return {"seq": action.seq, "claim": what}
+
+    def gone_for(self) -> float | None:
+        """How long the other board has been offline (None: it is present)."""
+        since = self._gone_since
+        return None if since is None else self._clock.now() - since
+
+    def _checked_play(self, match: Match, kind: Kind, value: str = "") -> Action:
+        try:
+            return match.play(kind, value)
+        except KiothiError as exc:
+            raise ConflictError(str(exc)) from exc
+
+    def _need_match(self) -> Match:
+        match = self.match
+        if match is None or match.over:
+            raise ConflictError(tr("no remote match is on"))
+        return match
+
+    # ------------------------------------------------------------------ from the broker
+    def _on_message(self, client: Any, userdata: Any, msg: Any) -> None:
+        try:
+            self._route(msg.topic, bytes(msg.payload), client)
+        except Exception:  # a bad message must never take paho's thread down
+            log.exception("remote: message on %s", msg.topic)
+
+    def _route(self, topic: str, payload: bytes, client: Any) -> None:
+        parts = topic[len(self.settings.prefix) + 1 :].split("/")
+        if parts[0] == "match" and len(parts) >= 4:
+            self._match_message(parts, payload, client)
+        elif len(parts) == 2 and parts[1] == "status":
+            self._presence(parts[0], payload.decode("utf-8", "replace"))
+        elif len(parts) == 2 and parts[1] == "lobby":
+            self._lobby(parts[0], payload)
+        elif len(parts) == 3 and parts[1] == "invite" and parts[2] == self.settings.board:
+            self._invited(parts[0], payload)
+        elif len(parts) == 3 and parts[1] == "answer" and parts[2] == self.settings.board:
+            self._answered(parts[0], payload)
+
+    def _presence(self, board: str, status: str) -> None:
+        with self._lock:
+            self.presence[board] = "online" if status == "online" else "offline"
+            if board == self.other:
+                online = self.presence[board] == "online"
+                if online:
+                    self._gone_since = None
+                elif self._gone_since is None:
+                    self._gone_since = self._clock.now()
+
+    def _lobby(self, board: str, payload: bytes) -> None:
+        with contextlib.suppress(ValueError):
+            card = json.loads(payload) if payload else None
+            if isinstance(card, dict):
+                self.lobby[board] = {k: card.get(k) for k in ("name", "lang", "free")}
+
+    def _invited(self, host: str, payload: bytes) -> None:
+        if not payload:
+            self.invitations.pop(host, None)
+            return
+        try:
+            inv = Invitation.from_json(json.loads(payload), host)
+        except (ValueError, BadActionError) as exc:
+            self.refused += 1
+            log.warning("remote: invitation of %s refused: %s", host, exc)
+            return
+        s = self.settings
+        allowed = not s.exhibition or not s.accept_from or host in s.accept_from
+        if inv.guest != s.board or inv.expires <= self._clock.wall() or not allowed:
+            self.refused += 1
+            return
+        with self._lock:
+            self.invitations[host] = inv
+
+    def _answered(self, guest: str, payload: bytes) -> None:
+        with contextlib.suppress(ValueError):
+            data = json.loads(payload)
+            sent = self.sent
+            if sent is None or not isinstance(data, dict) or data.get("match") != sent.spec.match:
+                return
+            if sent.guest != guest or sent.expires <= self._clock.wall():
+                return
+            self.sent = None
+            self._publish(self.topics.invite(self.settings.board, guest), "", retain=True)
+            if data.get("answer") == "accept":
+                self._begin(sent.spec)
+
+    def _match_message(self, parts: list[str], payload: bytes, client: Any) -> None:
+        mid, sender = parts[1], parts[2]
+        with self._lock:
+            match = self.match
+            if match is None or mid != match.spec.match or not payload:
+                return
+            if parts[3] == "stop":
+                if sender == self.other:
+                    self._stop_match(payload.decode("utf-8", "replace")[:200], tell=False)
+                return
+            try:
+                action = Action.loads(payload)
+            except BadActionError:
+                self.refused += 1
+                return
+            before = match.position
+            verdict = match.receive(action, sender)
+            if isinstance(verdict, Checked) and action.side is not match.local:
+                self._remote_applied(action, before)
+            elif isinstance(verdict, Gap):
+                client.unsubscribe(self.topics.match_filter(mid))  # the retained log again
+                client.subscribe(self.topics.match_filter(mid), qos=1)
+            elif isinstance(verdict, Desync):
+                self._stop_match(verdict.reason)
+            elif not isinstance(verdict, Checked):
+                self.duplicates += 1 if verdict.__class__.__name__ == "Duplicate" else 0
+                self.refused += 1 if verdict.__class__.__name__ == "Refused" else 0
+
+    def _remote_applied(self, action: Action, before: Position) -> None:
+        if action.kind == "move":
+            self._after[position_hash(before)] = parse_pit(action.value)
+        elif action.kind == "opening":
+            self._after[position_hash(before)] = parse_opening(action.value)
+        elif action.kind in ("resign", "accept", "claim"):
+            self._jobs.put(lambda: self._apply_ending(action))
+
+    def _apply_ending(self, action: Action) -> None:
+        match action.kind, action.value:
+            case "resign", _:
+                self._call("resign", side=action.side.letter)
+            case "accept", _:
+                self._call("end")
+            case "claim", "win":
+                self._call("resign", side=action.side.other.letter)
+            case "claim", _:
+                self._call("abandon")
+        self.publish_lobby()
+
+    def _stop_match(self, reason: str, *, tell: bool = True) -> None:
+        """Stop the match on this board (and tell the other): loudly, records kept."""
+        match = self.match
+        if match is None:
+            return
+        match.stop(reason)
+        self.stopped = reason
+        log.error("remote: match %s stopped: %s", match.spec.match, reason)
+        if tell:
+            self._publish(self.topics.stop(match.spec.match, self.settings.board), reason,
+                          retain=True)  # fmt: skip
+        self._jobs.put(lambda: self._call("abandon"))
+
+    # ------------------------------------------------------------------ status and life
+    def status(self) -> dict[str, Any]:
+        """What `remote_status` says: the match, presence, invitations, the boards online."""
+        with self._lock:
+            m = self.match
+            return {
+                "match": None if m is None else {
+                    **m.spec.to_json(), "seq": len(m.log), "over": m.over,
+                    "stopped": m.stopped, "gone_s": self.gone_for(),
+                },
+                "invitations": sorted(self.invitations),
+                "boards": {
+                    b: {**card, "presence": self.presence.get(b, "offline")}
+                    for b, card in sorted(self.lobby.items()) if b != self.settings.board
+                },
+                "refused": self.refused,
+            }  # fmt: skip
+
+    def _work(self) -> None:
+        while True:
+            job = self._jobs.get()
+            if job is None:
+                return
+            try:
+                job()
+            except KiothiError as exc:
+                log.warning("remote: %s", exc)
+            except Exception:
+                log.exception("remote: a board call failed")
+
+    def close(self) -> None:
+        """Stop the worker; idempotent."""
+        if self._worker.is_alive():
+            self._jobs.put(None)
+            self._worker.join(timeout=5)
+
+
+def _expiry(seconds: float) -> Any:
+    """MQTT 5 publish properties with a message expiry (a lapsed invitation vanishes)."""
+    from paho.mqtt.packettypes import PacketTypes
+    from paho.mqtt.properties import Properties
+
+    props = Properties(PacketTypes.PUBLISH)  # type: ignore[no-untyped-call]
+    props.MessageExpiryInterval = max(1, int(seconds))
+    return props

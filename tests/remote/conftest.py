@@ -1,0 +1,108 @@
+"""Remote-play fixtures: two boards in-process, each with its wire on a real broker."""
+
+from __future__ import annotations
+
+import random
+import uuid
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import paho.mqtt.client as mqtt
+import pytest
+from paho.mqtt.enums import CallbackAPIVersion
+
+from kiothi_board.board import Board
+from kiothi_board.clock import SystemClock
+from kiothi_board.controller.game import Game
+from kiothi_board.controller.opponent import random_opponents
+from kiothi_board.hardware.fakes import FakePixelSink
+from kiothi_board.remote.opponent import MatchOpponents
+from kiothi_board.remote.wire import RemoteSettings, RemoteWire
+from kiothi_board.rules import Lift, OpeningAction, pit_name
+from kiothi_board.store.sqlite import SqliteStore
+from tests.conftest import Mosquitto
+
+
+def client_for(port: int, board: str, wire: RemoteWire, prefix: str) -> Any:
+    """A paho client as the MQTT adapter makes one: the board's user, the status will."""
+    client = mqtt.Client(
+        CallbackAPIVersion.VERSION2, client_id=f"{board}-{uuid.uuid4().hex[:6]}",
+        protocol=mqtt.MQTTv5,
+    )  # fmt: skip
+    client.username_pw_set(board, f"{board}-pass")
+    status = f"{prefix}/{board}/status"
+    client.will_set(status, "offline", qos=1, retain=True)
+
+    def connected(c: Any, *_: Any) -> None:
+        c.publish(status, "online", qos=1, retain=True)
+        wire.connected(c)
+
+    client.on_connect = connected
+    wire.attach(client)
+    client.connect_async("127.0.0.1", port, keepalive=5)
+    client.loop_start()
+    return client
+
+
+@dataclass
+class Seat:
+    """One board of a match: the board, its wire, its store, its paho client."""
+
+    board: Board
+    wire: RemoteWire
+    store: SqliteStore
+    client: Any
+
+    def game(self) -> Game | None:
+        return self.board.ask(lambda c: c.session.game)
+
+    def close(self) -> None:
+        self.client.loop_stop()
+        self.client.disconnect()
+        self.wire.close()
+        self.board.close()
+        self.store.close()
+
+
+def make_seat(tmp: Path, port: int, board: str, prefix: str, **kw: Any) -> Seat:
+    clock = SystemClock()
+    store = SqliteStore(str(tmp / f"{board}.db"))
+    opponents = MatchOpponents(random_opponents(random.Random(0)))
+    b = Board(sink=FakePixelSink(), clock=clock, store=store, opponent_factory=opponents,
+              over_seconds=-1)  # fmt: skip
+    settings = RemoteSettings(board=board, name=f"Hall {board[-1]}", prefix=prefix, **kw)
+    wire = RemoteWire(settings, call=b.call, opponents=opponents, clock=clock)
+    b.add_notice_listener(wire.notice)
+    b.start()
+    return Seat(b, wire, store, client_for(port, board, wire, prefix))
+
+
+@pytest.fixture
+def seats(tmp_path: Path, mosquitto: Mosquitto) -> Iterator[Callable[..., Seat]]:
+    made: list[Seat] = []
+    prefix = f"kt-{uuid.uuid4().hex[:8]}/v1"
+
+    def make(board: str, **kw: Any) -> Seat:
+        seat = make_seat(tmp_path, mosquitto.port, board, prefix, **kw)
+        made.append(seat)
+        return seat
+
+    yield make
+    for seat in made:
+        seat.close()
+
+
+def scripted_action(game: Game, rng: random.Random) -> tuple[str, dict[str, Any]] | None:
+    """The local side's command now (random openings and moves), or None."""
+    pos = game.position
+    if game.stage == "open" and game.lifted is None and not game.lifts:
+        if rng.random() < 0.5:
+            return "opening", {"action": "pass"}
+        pit = rng.choice(pos.legal_moves())
+        place = tuple(rng.randrange(20) for _ in range(pos.board[pit]))
+        return "opening", {"action": str(OpeningAction((Lift(pit, place),)))}
+    if game.stage == "turn":
+        return "move", {"pit": pit_name(rng.choice(pos.legal_moves()))}
+    return None

@@ -1,0 +1,61 @@
+"""Two boards, one game over a real broker (a private mosquitto the tests start)."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable
+
+from kiothi_board.rules import parse_record
+from tests.conftest import poll_until
+from tests.remote.conftest import Seat, scripted_action
+
+
+def start_match(a: Seat, b: Seat) -> None:
+    poll_until(lambda: "b2" in a.wire.lobby and "b1" in b.wire.lobby, "the lobby cards")
+    a.wire.invite("b2", side="S")
+    poll_until(lambda: "b1" in b.wire.invitations, "the invitation")
+    b.wire.accept()
+    poll_until(lambda: a.wire.match is not None and b.wire.match is not None, "both matches")
+    poll_until(lambda: a.game() is not None and b.game() is not None, "both games")
+
+
+def play_to_the_end(seats: list[Seat], rng: random.Random, limit: int = 2000) -> None:
+    """Each board's scripted side plays when its turn comes; the other side is remote."""
+    for _ in range(limit):
+        games = [(s, s.game()) for s in seats]
+        if all(g is not None and g.stage == "over" for _, g in games):
+            return
+        for seat, game in games:
+            if game is None or game.stage == "over" or game.mover is not seat.wire.match.local:
+                continue
+            todo = scripted_action(game, rng)
+            if todo is not None:
+                seat.board.call(todo[0], **todo[1])
+        poll_until(lambda: any(_turn_moved(s) for s in seats) or _over(seats), "a move", 30)
+    raise AssertionError("the game did not end")
+
+
+def _turn_moved(seat: Seat) -> bool:
+    game = seat.game()
+    m = seat.wire.match
+    return game is not None and m is not None and game.mover is m.local and game.stage != "sow"
+
+
+def _over(seats: list[Seat]) -> bool:
+    return all((g := s.game()) is not None and g.stage == "over" for s in seats)
+
+
+def test_a_whole_game_in_instant_pace_on_one_broker(seats: Callable[..., Seat]) -> None:
+    a, b = seats("b1", pace="instant"), seats("b2", pace="instant")
+    start_match(a, b)
+    play_to_the_end([a, b], random.Random(7))
+    ga, gb = a.game(), b.game()
+    assert ga is not None and gb is not None
+    assert ga.position == gb.position
+    ida, idb = a.board.ask(lambda c: c.session.game_id), b.board.ask(lambda c: c.session.game_id)
+    ra, rb = a.store.get_game(ida), b.store.get_game(idb)
+    assert ra is not None and rb is not None
+    assert json.dumps(ra) == json.dumps(rb)  # byte for byte
+    assert parse_record(ra).final() == ga.position
+    assert a.wire.match.log == b.wire.match.log
