@@ -117,6 +117,8 @@ class Daemon:
             self.opponents = AIFactory(
                 seed=int.from_bytes(os.urandom(4), "little") if seed is None else seed
             )
+            self.remote: Any = None  # the remote match's wire, with [remote] enabled
+            self.match_opponents = self._match_opponents()
             self.exhibition = self._make_exhibition(seed or 0)
             self.board = self._make_board()
             self.controller = self.board.controller
@@ -173,7 +175,7 @@ class Daemon:
             sink=self.sink,
             clock=self.clock,
             store=self.store,
-            opponent_factory=self.opponents,
+            opponent_factory=self.match_opponents or self.opponents,
             palette=PALETTES[game.palette],
             hold_seconds=self.config.board.hold_s,
             over_seconds=game.over_seconds,
@@ -232,15 +234,65 @@ class Daemon:
             # The simulator's pages typed into the address bar (/operator) need a way to
             # control: a staff PIN for this run only, shown to whoever reads its terminal.
             self.sim_code = settings["staff_pin"] = f"{secrets.randbelow(10**8):08d}"
+        exhibit = exhibition_doors(self.exhibition, sim)
+        remote = self._remote_wire()
+
+        def setup(server: Any) -> None:
+            exhibit(server)
+            if remote is not None:
+                from kiothi_board.remote.doors import install
+
+                install(server, remote)
+
         self.api = open_doors(
             self.board,
             settings,
             self.config.mqtt,
-            setup=exhibition_doors(self.exhibition, sim),
+            setup=setup,
             stats=self._today_stats,
             web_url=lambda: self.web_url,
             clock=self.clock,
         )
+        if remote is not None:
+            self.api.mqtt.add_connect_hook(remote.connected)
+
+    def _match_opponents(self) -> Any:
+        """With `[remote]` enabled: the board's opponents, the other board's side while a
+        match is on (kiothi_board.remote); else None."""
+        if not self.config.remote.enabled:
+            return None
+        if not self.config.mqtt.url:
+            raise ConfigError("remote.enabled needs mqtt.url: the boards meet on the broker")
+        from kiothi_board.remote.opponent import MatchOpponents
+
+        return MatchOpponents(self.opponents)
+
+    def _remote_wire(self) -> Any:
+        """The remote match's wire on the board's MQTT connection (docs/remote.md)."""
+        if self.match_opponents is None:
+            return None
+        from kiothi_board.api.mqtt_settings import mqtt_settings
+        from kiothi_board.remote.wire import RemoteSettings, RemoteWire
+
+        mqtt, cfg = mqtt_settings(self.config.mqtt), self.config.remote
+        settings = RemoteSettings(
+            board=mqtt.board_id,
+            name=cfg.name or mqtt.board_id,
+            lang=self.config.board.language,
+            prefix=mqtt.prefix,
+            gone_s=cfg.gone_s,
+            invite_s=cfg.invite_s,
+            accept_from=cfg.accept_from,
+            exhibition=self.exhibition.director.enabled,
+            pace=cfg.pace,
+        )
+        wire = RemoteWire(
+            settings, call=self.board.call, opponents=self.match_opponents, clock=self.clock
+        )
+        self.remote = wire
+        self._resources.append(wire)
+        self.board.add_notice_listener(wire.notice)
+        return wire
 
     def _today_stats(self) -> dict[str, Any]:
         """Today's exhibition figures, for the fleet's retained `stats` topic."""

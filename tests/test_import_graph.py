@@ -46,6 +46,7 @@ FLOORS: dict[str, int] = {
     "kiothi_board.api": 6,
     "kiothi_board.fleet": 6,
     "kiothi_board.remote.wire": 6,  # the match on the broker (paho-mqtt)
+    "kiothi_board.remote.doors": 6,  # its commands in the API
     "kiothi_board.daemon": 7,
     "kiothi_board.daemon_cli": 8,
     "kiothi_board.tools": 8,

@@ -130,6 +130,8 @@ class RemoteWire:
 
     def connected(self, client: Any) -> None:
         """After every (re)connect: subscribe, say who we are, replay the match's log."""
+        if client is not self._client:
+            self.attach(client)
         for pattern in self._filters():
             client.subscribe(pattern, qos=1)
         with self._lock:
@@ -452,6 +454,17 @@ class RemoteWire:
                 },
                 "refused": self.refused,
             }  # fmt: skip
+
+    def health(self) -> dict[str, Any]:
+        """The wire's part of `health`."""
+        m = self.match
+        return {
+            "match": None if m is None else m.spec.match,
+            "seq": 0 if m is None else len(m.log),
+            "stopped": self.stopped,
+            "refused": self.refused,
+            "duplicates": self.duplicates,
+        }
 
     def _work(self) -> None:
         while True:

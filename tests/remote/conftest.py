@@ -22,7 +22,7 @@ from kiothi_board.remote.opponent import MatchOpponents
 from kiothi_board.remote.wire import RemoteSettings, RemoteWire
 from kiothi_board.rules import Lift, OpeningAction, pit_name
 from kiothi_board.store.sqlite import SqliteStore
-from tests.conftest import Mosquitto
+from tests.conftest import Mosquitto, poll_until
 
 
 def client_for(port: int, board: str, wire: RemoteWire, prefix: str) -> Any:
@@ -106,3 +106,37 @@ def scripted_action(game: Game, rng: random.Random) -> tuple[str, dict[str, Any]
     if game.stage == "turn":
         return "move", {"pit": pit_name(rng.choice(pos.legal_moves()))}
     return None
+
+
+@dataclass
+class Player:
+    """One board's scripted side: how to read its game, run its commands, and its side."""
+
+    game: Callable[[], Game | None]
+    call: Callable[..., Any]
+    side: Callable[[], Any]
+
+
+def play_match(players: list[Player], rng: random.Random, limit: int = 3000) -> None:
+    """Each board's scripted side plays when its turn comes (the other side is remote),
+    until both games are over."""
+
+    def ready() -> tuple[Player, tuple[str, dict[str, Any]]] | str | None:
+        games = [p.game() for p in players]
+        if all(g is not None and g.stage == "over" for g in games):
+            return "over"
+        for p, g in zip(players, games, strict=True):
+            if g is not None and g.stage != "over" and g.mover is p.side():
+                todo = scripted_action(g, rng)
+                if todo is not None:
+                    return p, todo
+        return None
+
+    for _ in range(limit):
+        got = poll_until(ready, "a side to play, or both games over", 30)
+        if got == "over":
+            return
+        assert not isinstance(got, str)
+        player, (cmd, args) = got
+        player.call(cmd, **args)
+    raise AssertionError("the match did not end")

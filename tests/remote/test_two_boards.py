@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 from kiothi_board.rules import parse_record
 from tests.conftest import poll_until
-from tests.remote.conftest import Seat, scripted_action
+from tests.remote.conftest import Player, Seat, play_match
 
 
 def start_match(a: Seat, b: Seat) -> None:
@@ -20,36 +20,14 @@ def start_match(a: Seat, b: Seat) -> None:
     poll_until(lambda: a.game() is not None and b.game() is not None, "both games")
 
 
-def play_to_the_end(seats: list[Seat], rng: random.Random, limit: int = 2000) -> None:
-    """Each board's scripted side plays when its turn comes; the other side is remote."""
-    for _ in range(limit):
-        games = [(s, s.game()) for s in seats]
-        if all(g is not None and g.stage == "over" for _, g in games):
-            return
-        for seat, game in games:
-            if game is None or game.stage == "over" or game.mover is not seat.wire.match.local:
-                continue
-            todo = scripted_action(game, rng)
-            if todo is not None:
-                seat.board.call(todo[0], **todo[1])
-        poll_until(lambda: any(_turn_moved(s) for s in seats) or _over(seats), "a move", 30)
-    raise AssertionError("the game did not end")
-
-
-def _turn_moved(seat: Seat) -> bool:
-    game = seat.game()
-    m = seat.wire.match
-    return game is not None and m is not None and game.mover is m.local and game.stage != "sow"
-
-
-def _over(seats: list[Seat]) -> bool:
-    return all((g := s.game()) is not None and g.stage == "over" for s in seats)
+def player(seat: Seat) -> Player:
+    return Player(seat.game, seat.board.call, lambda: seat.wire.match.local)
 
 
 def test_a_whole_game_in_instant_pace_on_one_broker(seats: Callable[..., Seat]) -> None:
     a, b = seats("b1", pace="instant"), seats("b2", pace="instant")
     start_match(a, b)
-    play_to_the_end([a, b], random.Random(7))
+    play_match([player(a), player(b)], random.Random(7))
     ga, gb = a.game(), b.game()
     assert ga is not None and gb is not None
     assert ga.position == gb.position
