@@ -25,13 +25,15 @@ from kiothi_board.store.sqlite import SqliteStore
 from tests.conftest import Mosquitto, poll_until
 
 
-def client_for(port: int, board: str, wire: RemoteWire, prefix: str) -> Any:
+def client_for(
+    port: int, board: str, wire: RemoteWire, prefix: str, password: str | None = None
+) -> Any:
     """A paho client as the MQTT adapter makes one: the board's user, the status will."""
     client = mqtt.Client(
         CallbackAPIVersion.VERSION2, client_id=f"{board}-{uuid.uuid4().hex[:6]}",
         protocol=mqtt.MQTTv5,
     )  # fmt: skip
-    client.username_pw_set(board, f"{board}-pass")
+    client.username_pw_set(board, password or f"{board}-pass")
     status = f"{prefix}/{board}/status"
     client.will_set(status, "offline", qos=1, retain=True)
 
@@ -66,7 +68,9 @@ class Seat:
         self.store.close()
 
 
-def make_seat(tmp: Path, port: int, board: str, prefix: str, **kw: Any) -> Seat:
+def make_seat(
+    tmp: Path, port: int, board: str, prefix: str, password: str | None = None, **kw: Any
+) -> Seat:
     clock = SystemClock()
     store = SqliteStore(str(tmp / f"{board}.db"))
     opponents = MatchOpponents(random_opponents(random.Random(0)))
@@ -76,7 +80,67 @@ def make_seat(tmp: Path, port: int, board: str, prefix: str, **kw: Any) -> Seat:
     wire = RemoteWire(settings, call=b.call, opponents=opponents, clock=clock)
     b.add_notice_listener(wire.notice)
     b.start()
-    return Seat(b, wire, store, client_for(port, board, wire, prefix))
+    return Seat(b, wire, store, client_for(port, board, wire, prefix, password))
+
+
+USERS = {name: f"{name}-pass" for name in ("b1", "b2", "b3", "display", "visitor")}
+
+
+def plain_client(port: int, user: str) -> Any:
+    """A broker user's own paho client (MQTT 5: the broker says when it refuses; the
+    reason codes of its PUBACKs are kept in `client.acks`, by message id)."""
+    client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=user, protocol=mqtt.MQTTv5)
+    client.username_pw_set(user, USERS[user])
+    client.acks = {}
+    client.on_publish = lambda c, u, mid, rc, props: client.acks.__setitem__(mid, str(rc))
+    client.connect("127.0.0.1", port, keepalive=10)
+    client.loop_start()
+    return client
+
+
+def published(client: Any, topic: str, payload: str) -> str:
+    """Publish at QoS 1 and return the broker's answer ("Success", "Not authorized")."""
+    info = client.publish(topic, payload, qos=1)
+    info.wait_for_publish(10)
+    return str(poll_until(lambda: client.acks.get(info.mid), f"the PUBACK of {topic}"))
+
+
+def start_match(a: Seat, b: Seat) -> None:
+    """`a` invites `b` (a plays South), `b` accepts, both games begin."""
+    them, me = b.wire.settings.board, a.wire.settings.board
+    poll_until(lambda: them in a.wire.lobby and me in b.wire.lobby, "the lobby cards")
+    a.wire.invite(them, side="S")
+    poll_until(lambda: me in b.wire.invitations, "the invitation")
+    b.wire.accept()
+    poll_until(lambda: a.wire.match is not None and b.wire.match is not None, "both matches")
+    poll_until(lambda: a.game() is not None and b.game() is not None, "both games")
+
+
+@pytest.fixture
+def acl_broker(tmp_path: Path) -> Iterator[Mosquitto]:
+    """A broker with the boards' users and the fleet's ACL (`fleet --print-acl b1 b2 b3`)."""
+    from kiothi_board.fleet.acl import fleet_acl
+    from tests.fleet.conftest import shipped_policy
+
+    broker = Mosquitto(tmp_path / "acl-broker", USERS, fleet_acl(("b1", "b2", "b3")),
+                       shipped_policy()).start()  # fmt: skip
+    yield broker
+    broker.kill()
+
+
+@pytest.fixture
+def acl_seats(tmp_path: Path, acl_broker: Mosquitto) -> Iterator[Callable[..., Seat]]:
+    """Boards on the ACL broker, under the shipped prefix, each as its own broker user."""
+    made: list[Seat] = []
+
+    def make(board: str, **kw: Any) -> Seat:
+        seat = make_seat(tmp_path, acl_broker.port, board, "kiothi/v1", USERS[board], **kw)
+        made.append(seat)
+        return seat
+
+    yield make
+    for seat in made:
+        seat.close()
 
 
 @pytest.fixture

@@ -7,17 +7,7 @@ import random
 from collections.abc import Callable
 
 from kiothi_board.rules import parse_record
-from tests.conftest import poll_until
-from tests.remote.conftest import Player, Seat, play_match
-
-
-def start_match(a: Seat, b: Seat) -> None:
-    poll_until(lambda: "b2" in a.wire.lobby and "b1" in b.wire.lobby, "the lobby cards")
-    a.wire.invite("b2", side="S")
-    poll_until(lambda: "b1" in b.wire.invitations, "the invitation")
-    b.wire.accept()
-    poll_until(lambda: a.wire.match is not None and b.wire.match is not None, "both matches")
-    poll_until(lambda: a.game() is not None and b.game() is not None, "both games")
+from tests.remote.conftest import Player, Seat, play_match, start_match
 
 
 def player(seat: Seat) -> Player:
