@@ -204,3 +204,17 @@ def play_match(players: list[Player], rng: random.Random, limit: int = 3000) -> 
         player, (cmd, args) = got
         player.call(cmd, **args)
     raise AssertionError("the match did not end")
+
+
+def cut(seat: Seat) -> None:
+    """The board's connection drops without a goodbye: the broker sends its last will."""
+    seat.client.loop_stop()
+    sock = seat.client.socket()
+    if sock is not None:
+        sock.close()
+
+
+def heal(seat: Seat) -> None:
+    """The board reconnects (it says `online` and replays the match's retained log)."""
+    seat.client.reconnect()
+    seat.client.loop_start()
