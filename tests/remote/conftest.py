@@ -179,18 +179,30 @@ class Player:
     game: Callable[[], Game | None]
     call: Callable[..., Any]
     side: Callable[[], Any]
+    lit: Callable[[], int | None] = lambda: None  # the pit the guide points the hand at
+    press: Callable[[int], None] = lambda pit: None
 
 
-def play_match(players: list[Player], rng: random.Random, limit: int = 3000) -> None:
+def play_match(
+    players: list[Player], rng: random.Random, limit: int = 3000, resign_after: int | None = None
+) -> None:
     """Each board's scripted side plays when its turn comes (the other side is remote),
-    until both games are over."""
+    until both games are over; with `resign_after`, the side to move resigns once that many
+    actions were played (a short game for `make test`; a whole game can last 1000 plies)."""
 
     def ready() -> tuple[Player, tuple[str, dict[str, Any]]] | str | None:
         games = [p.game() for p in players]
         if all(g is not None and g.stage == "over" for g in games):
             return "over"
+        for p in players:  # a fake hand presses the lit pit (either side's move)
+            pit = p.lit()
+            if pit is not None:
+                return p, ("press", {"pit": pit})
         for p, g in zip(players, games, strict=True):
             if g is not None and g.stage != "over" and g.mover is p.side():
+                late = resign_after is not None and len(g.actions) >= resign_after
+                if late and g.stage == "turn":
+                    return p, ("resign", {"side": g.mover.letter})
                 todo = scripted_action(g, rng)
                 if todo is not None:
                     return p, todo
@@ -202,7 +214,10 @@ def play_match(players: list[Player], rng: random.Random, limit: int = 3000) -> 
             return
         assert not isinstance(got, str)
         player, (cmd, args) = got
-        player.call(cmd, **args)
+        if cmd == "press":
+            player.press(args["pit"])
+        else:
+            player.call(cmd, **args)
     raise AssertionError("the match did not end")
 
 

@@ -72,7 +72,7 @@ def test_two_daemons_play_a_match_through_the_api(pair: tuple[Daemon, Daemon]) -
     poll_until(lambda: ask(b, "remote_status")["result"]["invitations"] == ["b1"], "invited")
     assert ask(b, "remote_accept")["ok"]
     poll_until(lambda: a.remote.match and b.remote.match, "both matches")
-    play_match([_player(a), _player(b)], random.Random(3))
+    play_match([_player(a), _player(b)], random.Random(3), resign_after=40)
     ga = a.board.ask(lambda c: (c.session.game, c.session.game_id))
     gb = b.board.ask(lambda c: (c.session.game, c.session.game_id))
     assert ga[0].stage == gb[0].stage == "over"

@@ -171,7 +171,7 @@ def test_an_action_reads_back_from_its_line() -> None:
             Action.loads(bad)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 10**6), noise=st.integers(0, 10**6))
 def test_redelivery_and_reordering_never_apply_twice_nor_lose(seed: int, noise: int) -> None:
     """Whatever the broker redelivers, in whatever order (a board asks again on a gap),
@@ -198,7 +198,7 @@ def test_redelivery_and_reordering_never_apply_twice_nor_lose(seed: int, noise: 
     assert receiver.position == south.position
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 10**6), at=st.integers(0, 59), flip=st.integers(0, 15))
 def test_any_changed_hash_stops_the_match(seed: int, at: int, flip: int) -> None:
     _south, _north, sent = play_out(seed, limit=60)
