@@ -283,7 +283,7 @@ class RemoteWire:
             if gone is None or gone < self.settings.gone_s:
                 raise ConflictError(
                     tr(
-                        "the other board has not been gone for {seconds} s: no claim yet",
+                        "the other board has not been gone for {seconds}\u00a0s: no claim yet",
                         seconds=int(self.settings.gone_s),
                     )
                 )
