@@ -285,6 +285,7 @@ class Daemon:
             accept_from=cfg.accept_from,
             exhibition=self.exhibition.director.enabled,
             pace=cfg.pace,
+            beat_s=self.config.mqtt.keepalive,
         )
         wire = RemoteWire(
             settings, call=self.board.call, opponents=self.match_opponents, clock=self.clock

@@ -30,6 +30,7 @@ from kiothi_board.remote.actions import Action, BadActionError, Kind, position_h
 from kiothi_board.remote.match import Applied as Checked
 from kiothi_board.remote.match import Desync, Gap, Match, MatchSpec
 from kiothi_board.remote.opponent import MatchOpponents, remote_spec
+from kiothi_board.remote.presence import Presence
 from kiothi_board.remote.topics import Invitation, Topics
 from kiothi_board.rules import STANDARD, Position, Side, Variant, parse_opening, parse_pit
 
@@ -56,6 +57,7 @@ class RemoteSettings:
     accept_from: tuple[str, ...] = ()
     exhibition: bool = False
     pace: str = "step"
+    beat_s: float = 30.0  # how often a board in a match says it is there (mqtt.keepalive)
 
 
 class RemoteWire:
@@ -81,9 +83,8 @@ class RemoteWire:
         self._after: dict[str, Choice] = {}  # position hash before -> the remote's action
         self.invitations: dict[str, Invitation] = {}  # host -> its invitation to us
         self.sent: Invitation | None = None
-        self.presence: dict[str, str] = {}  # board -> online/offline
+        self.presence = Presence(clock, settings.beat_s)
         self.lobby: dict[str, dict[str, Any]] = {}
-        self._gone_since: float | None = None
         self.stopped: str | None = None
         self.refused = 0
         self.duplicates = 0
@@ -107,7 +108,8 @@ class RemoteWire:
         """The other board's name and presence."""
         other = self.other or ""
         card = self.lobby.get(other, {})
-        return str(card.get("name") or other), self.presence.get(other, "offline")
+        with self._lock:
+            return str(card.get("name") or other), self.presence.word(other, beating=True)
 
     def choice(self, position: Position) -> Choice | None:
         """The other board's checked action from `position`, once it came."""
@@ -218,7 +220,7 @@ class RemoteWire:
             self.match = Match(spec, side)
             self._after = {}
             self.stopped = None
-            self._gone_since = None
+            self.presence.seen(spec.board(side.other))  # a beat is due within beat_s
             self._opponents.link = self
         client = self._client
         client.subscribe(self.topics.match_filter(spec.match), qos=1)
@@ -293,9 +295,10 @@ class RemoteWire:
         return {"seq": action.seq, "claim": what}
 
     def gone_for(self) -> float | None:
-        """How long the other board has been offline (None: it is present)."""
-        since = self._gone_since
-        return None if since is None else self._clock.now() - since
+        """How long the other board has been gone (None: it is present)."""
+        with self._lock:
+            other = self.other
+            return None if other is None else self.presence.gone_for(other)
 
     def _checked_play(self, match: Match, kind: Kind, value: str = "") -> Action:
         try:
@@ -331,13 +334,7 @@ class RemoteWire:
 
     def _presence(self, board: str, status: str) -> None:
         with self._lock:
-            self.presence[board] = "online" if status == "online" else "offline"
-            if board == self.other:
-                online = self.presence[board] == "online"
-                if online:
-                    self._gone_since = None
-                elif self._gone_since is None:
-                    self._gone_since = self._clock.now()
+            self.presence.status(board, status)
 
     def _lobby(self, board: str, payload: bytes) -> None:
         with contextlib.suppress(ValueError):
@@ -381,6 +378,10 @@ class RemoteWire:
         with self._lock:
             match = self.match
             if match is None or mid != match.spec.match or not payload:
+                return
+            if sender == self.other:
+                self.presence.seen(sender)
+            if parts[3] == "beat":
                 return
             if parts[3] == "stop":
                 if sender == self.other:
@@ -449,7 +450,7 @@ class RemoteWire:
                 },
                 "invitations": sorted(self.invitations),
                 "boards": {
-                    b: {**card, "presence": self.presence.get(b, "offline")}
+                    b: {**card, "presence": self.presence.word(b, beating=b == self.other)}
                     for b, card in sorted(self.lobby.items()) if b != self.settings.board
                 },
                 "refused": self.refused,
@@ -467,8 +468,14 @@ class RemoteWire:
         }
 
     def _work(self) -> None:
+        beat = self._clock.now() + self.settings.beat_s
         while True:
-            job = self._jobs.get()
+            try:
+                job = self._jobs.get(timeout=max(0.0, beat - self._clock.now()))
+            except queue.Empty:
+                beat = self._clock.now() + self.settings.beat_s
+                self._beat()
+                continue
             if job is None:
                 return
             try:
@@ -477,6 +484,13 @@ class RemoteWire:
                 log.warning("remote: %s", exc)
             except Exception:
                 log.exception("remote: a board call failed")
+
+    def _beat(self) -> None:
+        """Say we are here, to the other board of a match on (not retained)."""
+        m = self.match
+        if m is not None and not m.over and self._client is not None:
+            topic = f"{self.settings.prefix}/match/{m.spec.match}/{self.settings.board}/beat"
+            self._client.publish(topic, "1", qos=0)
 
     def close(self) -> None:
         """Stop the worker; idempotent."""

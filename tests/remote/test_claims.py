@@ -25,7 +25,7 @@ def test_a_claim_is_refused_before_gone_s_and_wins_after_it(seats: Callable[...,
                b.game().mover is Side.N, "North's turn on b2")  # fmt: skip
     assert "Waiting for Hall 2's move (online)" in a.board.ask(lambda c: c.instruction())
     cut(b)
-    poll_until(lambda: a.wire.presence.get("b2") == "offline", "b2 offline on b1")
+    poll_until(lambda: a.wire.who()[1] == "offline", "b2 offline on b1")
     assert "Waiting for Hall 2's move (offline)" in a.board.ask(lambda c: c.instruction())
     with pytest.raises(ConflictError, match="not been gone"):
         a.wire.claim("win")
@@ -47,10 +47,10 @@ def test_a_board_back_before_a_claim_goes_on(seats: Callable[..., Seat]) -> None
     a, b = seats("b1", pace="instant", gone_s=GONE), seats("b2", pace="instant", gone_s=GONE)
     start_match(a, b)
     cut(b)
-    poll_until(lambda: a.wire.presence.get("b2") == "offline", "b2 offline on b1")
+    poll_until(lambda: a.wire.who()[1] == "offline", "b2 offline on b1")
     a.board.call("opening", action="pass")  # played while b2 is away
     heal(b)
-    poll_until(lambda: a.wire.presence.get("b2") == "online", "b2 online again on b1")
+    poll_until(lambda: a.wire.who()[1] == "online", "b2 online again on b1")
     with pytest.raises(ConflictError):
         a.wire.claim("draw")
     poll_until(lambda: len(b.wire.match.log) == 1, "the opening replayed on b2")
