@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import random
 import uuid
 from collections.abc import Callable, Iterator
@@ -184,7 +185,12 @@ class Player:
 
 
 def play_match(
-    players: list[Player], rng: random.Random, limit: int = 3000, resign_after: int | None = None
+    players: list[Player],
+    rng: random.Random,
+    limit: int = 3000,
+    resign_after: int | None = None,
+    *,
+    to_the_end: bool = True,
 ) -> None:
     """Each board's scripted side plays when its turn comes (the other side is remote),
     until both games are over; with `resign_after`, the side to move resigns once that many
@@ -218,7 +224,8 @@ def play_match(
             player.press(args["pit"])
         else:
             player.call(cmd, **args)
-    raise AssertionError("the match did not end")
+    if to_the_end:
+        raise AssertionError("the match did not end")
 
 
 def cut(seat: Seat) -> None:
@@ -233,3 +240,107 @@ def heal(seat: Seat) -> None:
     """The board reconnects (it says `online` and replays the match's retained log)."""
     seat.client.reconnect()
     seat.client.loop_start()
+
+
+class Cutter:
+    """A TCP relay on loopback between a bridge and the far broker, to cut and heal the
+    bridge as a venue's network would (both ends see the connection drop)."""
+
+    def __init__(self, port: int) -> None:
+        import socket
+        import threading
+
+        self._target = port
+        self._server = socket.create_server(("127.0.0.1", 0))
+        self.port = self._server.getsockname()[1]
+        self._open = threading.Event()
+        self._open.set()
+        self._socks: list[Any] = []
+        self._lock = threading.Lock()
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        import socket
+        import threading
+
+        while True:
+            try:
+                near, _ = self._server.accept()
+            except OSError:
+                return
+            if not self._open.is_set():
+                near.close()
+                continue
+            try:
+                far = socket.create_connection(("127.0.0.1", self._target))
+            except OSError:
+                near.close()
+                continue
+            with self._lock:
+                self._socks += [near, far]
+            for a, b in ((near, far), (far, near)):
+                threading.Thread(target=self._pump, args=(a, b), daemon=True).start()
+
+    @staticmethod
+    def _pump(src: Any, dst: Any) -> None:
+        try:
+            while data := src.recv(65536):
+                dst.sendall(data)
+        except OSError:
+            pass
+        for s in (src, dst):
+            with contextlib.suppress(OSError):
+                s.shutdown(2)
+
+    def cut(self) -> None:
+        """Drop every connection through the relay, and refuse new ones until `heal`."""
+        self._open.clear()
+        with self._lock:
+            socks, self._socks = self._socks, []
+        for s in socks:
+            with contextlib.suppress(OSError):
+                s.shutdown(2)
+            s.close()
+
+    def heal(self) -> None:
+        """Let the bridge connect again."""
+        self._open.set()
+
+    def close(self) -> None:
+        self.cut()
+        self._server.close()
+
+
+BRIDGED = (
+    "{prefix}/+/status", "{prefix}/+/lobby", "{prefix}/+/invite/+", "{prefix}/+/answer/+",
+    "{prefix}/match/#",
+)  # fmt: skip
+
+
+def bridge_lines(port: int, prefix: str) -> tuple[str, ...]:
+    """Broker A's bridge to broker B on loopback, as docs/remote.md gives it (without TLS:
+    the test's brokers listen on loopback only)."""
+    return (
+        "connection venue-b",
+        f"address 127.0.0.1:{port}",
+        "bridge_protocol_version mqttv50",
+        "try_private true",
+        "cleansession true",
+        "notifications false",
+        "restart_timeout 1",
+        "keepalive_interval 2",
+        *(f"topic {t.format(prefix=prefix)} both 1" for t in BRIDGED),
+    )
+
+
+@pytest.fixture
+def bridged(tmp_path: Path) -> Iterator[tuple[Mosquitto, Mosquitto, Cutter]]:
+    """Two brokers, A bridged to B through a relay that can cut the bridge."""
+    far = Mosquitto(tmp_path / "broker-b").start()
+    relay = Cutter(far.port)
+    near = Mosquitto(tmp_path / "broker-a", extra=bridge_lines(relay.port, "kiothi/v1"))
+    near.start()
+    yield near, far, relay
+    relay.close()
+    near.kill()
+    far.kill()
