@@ -63,6 +63,12 @@ def _fleet(argv: list[str]) -> int | None:
     return main(argv)
 
 
+def _bench_remote(argv: list[str]) -> int | None:
+    from kiothi_board.tools.bench_remote import main
+
+    return main(argv)
+
+
 def _bench_fleet(argv: list[str]) -> int | None:
     from kiothi_board.tools.bench_fleet import main
 
@@ -164,6 +170,7 @@ _BENCHES: dict[str, Command] = {
     "api": _bench_api,
     "fleet": _bench_fleet,
     "exhibit": _bench_exhibit,
+    "remote": _bench_remote,
 }
 _BENCH_HELP = {
     "rules": "sowing and move generation speed (moves a second)",
@@ -172,6 +179,7 @@ _BENCH_HELP = {
     "api": "request and event latency over TCP and WebSocket",
     "fleet": "the fleet adapter's throughput",
     "exhibit": "days of fake exhibition through one daemon: RSS per day (memory slope)",
+    "remote": "two boards over two bridged brokers: press-to-ring latency across, bytes a move",
 }
 
 

@@ -14,7 +14,6 @@ import contextlib
 import json
 import logging
 import queue
-import secrets
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -27,12 +26,13 @@ from kiothi_board.controller.opponent import Choice
 from kiothi_board.errors import ConflictError, KiothiError
 from kiothi_board.i18n import tr
 from kiothi_board.remote.actions import Action, BadActionError, Kind, position_hash
+from kiothi_board.remote.invites import Invitations
 from kiothi_board.remote.match import Applied as Checked
 from kiothi_board.remote.match import Desync, Gap, Match, MatchSpec
 from kiothi_board.remote.opponent import MatchOpponents, remote_spec
 from kiothi_board.remote.presence import Presence
 from kiothi_board.remote.topics import Invitation, Topics
-from kiothi_board.rules import STANDARD, Position, Side, Variant, parse_opening, parse_pit
+from kiothi_board.rules import Position, Side, parse_opening, parse_pit
 
 __all__ = ["RemoteSettings", "RemoteWire"]
 
@@ -60,7 +60,7 @@ class RemoteSettings:
     beat_s: float = 30.0  # how often a board in a match says it is there (mqtt.keepalive)
 
 
-class RemoteWire:
+class RemoteWire(Invitations):
     """Invitations, the match's log, presence and claims for one board."""
 
     def __init__(
@@ -88,6 +88,7 @@ class RemoteWire:
         self.stopped: str | None = None
         self.refused = 0
         self.duplicates = 0
+        self.sent_bytes = 0  # topics and payloads this board published (bench remote)
         self._jobs: queue.Queue[Callable[[], None] | None] = queue.Queue()
         self._worker = threading.Thread(target=self._work, name="remote-wire", daemon=True)
         self._worker.start()
@@ -157,60 +158,8 @@ class RemoteWire:
         if client is None:
             raise ConflictError(tr("remote play needs the board on a broker (mqtt.url)"))
         props = _expiry(expiry) if expiry else None
+        self.sent_bytes += len(topic) + len(payload.encode())
         client.publish(topic, payload, qos=1, retain=retain, properties=props)
-
-    # ------------------------------------------------------------------ invitations
-    def invite(self, board: str, *, side: str = "S", move_seconds: int | None = None,
-               variant: Variant = STANDARD) -> dict[str, Any]:  # fmt: skip
-        """Invite `board` to a match, this board playing `side`; the invitation."""
-        me = self.settings.board
-        if board == me:
-            raise ConflictError(tr("a board cannot invite itself"))
-        if not self.free:
-            raise ConflictError(tr("a remote match is already on"))
-        mid = f"{me}-{secrets.token_hex(4)}"
-        south, north = (me, board) if side == "S" else (board, me)
-        spec = MatchSpec(mid, south, north, variant, move_seconds)
-        inv = Invitation(spec, me, self.settings.name, self._clock.wall() + self.settings.invite_s)
-        with self._lock:
-            self.sent = inv
-        self._publish(
-            self.topics.invite(me, board),
-            json.dumps(inv.to_json()),
-            retain=True,
-            expiry=self.settings.invite_s,
-        )
-        return {"match": mid, "to": board, "side": side}
-
-    def accept(self, host: str | None = None) -> dict[str, Any]:
-        """Accept the invitation of `host` (None: the only one standing); the match."""
-        inv = self._standing(host)
-        self._answer(inv, "accept")
-        self._begin(inv.spec)
-        return {"match": inv.spec.match, "with": inv.host}
-
-    def decline(self, host: str | None = None) -> dict[str, Any]:
-        """Decline the invitation of `host` (None: the only one standing)."""
-        inv = self._standing(host)
-        self._answer(inv, "decline")
-        return {"match": inv.spec.match, "with": inv.host}
-
-    def _standing(self, host: str | None) -> Invitation:
-        now = self._clock.wall()
-        with self._lock:
-            live = {h: i for h, i in self.invitations.items() if i.expires > now}
-            self.invitations = live
-            if host is None and len(live) == 1:
-                return next(iter(live.values()))
-            if host is not None and host in live:
-                return live[host]
-        raise ConflictError(tr("no such invitation is standing"))
-
-    def _answer(self, inv: Invitation, answer: str) -> None:
-        with self._lock:
-            self.invitations.pop(inv.host, None)
-        body = json.dumps({"match": inv.spec.match, "answer": answer})
-        self._publish(self.topics.answer(self.settings.board, inv.host), body, retain=False)
 
     def _begin(self, spec: MatchSpec) -> None:
         """Start the match's game on this board, the other side played from afar."""
@@ -342,37 +291,6 @@ class RemoteWire:
             if isinstance(card, dict):
                 self.lobby[board] = {k: card.get(k) for k in ("name", "lang", "free")}
 
-    def _invited(self, host: str, payload: bytes) -> None:
-        if not payload:
-            self.invitations.pop(host, None)
-            return
-        try:
-            inv = Invitation.from_json(json.loads(payload), host)
-        except (ValueError, BadActionError) as exc:
-            self.refused += 1
-            log.warning("remote: invitation of %s refused: %s", host, exc)
-            return
-        s = self.settings
-        allowed = not s.exhibition or not s.accept_from or host in s.accept_from
-        if inv.guest != s.board or inv.expires <= self._clock.wall() or not allowed:
-            self.refused += 1
-            return
-        with self._lock:
-            self.invitations[host] = inv
-
-    def _answered(self, guest: str, payload: bytes) -> None:
-        with contextlib.suppress(ValueError):
-            data = json.loads(payload)
-            sent = self.sent
-            if sent is None or not isinstance(data, dict) or data.get("match") != sent.spec.match:
-                return
-            if sent.guest != guest or sent.expires <= self._clock.wall():
-                return
-            self.sent = None
-            self._publish(self.topics.invite(self.settings.board, guest), "", retain=True)
-            if data.get("answer") == "accept":
-                self._begin(sent.spec)
-
     def _match_message(self, parts: list[str], payload: bytes, client: Any) -> None:
         mid, sender = parts[1], parts[2]
         with self._lock:
@@ -490,6 +408,7 @@ class RemoteWire:
         m = self.match
         if m is not None and not m.over and self._client is not None:
             topic = f"{self.settings.prefix}/match/{m.spec.match}/{self.settings.board}/beat"
+            self.sent_bytes += len(topic) + 1
             self._client.publish(topic, "1", qos=0)
 
     def close(self) -> None:

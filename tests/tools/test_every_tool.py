@@ -131,6 +131,7 @@ CASES: dict[str, Case] = {
     ),
     "bench fleet": bench_fleet,
     "bench exhibit": lambda tmp, _: kiothi("bench", "exhibit", "--days", "1", "--visitors", "1"),
+    "bench remote": lambda tmp, _: kiothi("bench", "remote", "--moves", "4"),
     "engine": engine,
     "match": lambda tmp, _: kiothi(
         "match", "level:1", "level:1", "--games", "1", "--movetime", "5", "--max-plies", "6"
