@@ -287,9 +287,9 @@ class Daemon:
             pace=cfg.pace,
             beat_s=self.config.mqtt.keepalive,
         )
-        wire = RemoteWire(
-            settings, call=self.board.call, opponents=self.match_opponents, clock=self.clock
-        )
+        loop, ctl = self.board.loop, self.controller
+        wire = RemoteWire(settings, call=self.board.call, opponents=self.match_opponents,
+                          clock=self.clock, poke=lambda: loop.call(ctl.tick))  # fmt: skip
         self.remote = wire
         self._resources.append(wire)
         self.board.add_notice_listener(wire.notice)

@@ -21,7 +21,7 @@ from typing import Any
 
 from kiothi_board.clock import Clock
 from kiothi_board.controller.events import Resign
-from kiothi_board.controller.notices import Applied, Notice
+from kiothi_board.controller.notices import Applied, Notice, Started
 from kiothi_board.controller.opponent import Choice
 from kiothi_board.errors import ConflictError, KiothiError
 from kiothi_board.i18n import tr
@@ -70,8 +70,12 @@ class RemoteWire(Invitations):
         call: Caller,
         opponents: MatchOpponents,
         clock: Clock,
+        poke: Callable[[], object] | None = None,
     ) -> None:
-        """`call` runs the board's commands; `opponents` is the board's opponent factory."""
+        """`call` runs the board's commands; `opponents` is the board's opponent factory;
+        `poke` runs a tick on the board loop now (a remote move is lit at once, not at the
+        next of the loop's own ticks)."""
+        self._poke = poke
         self.settings = settings
         self.topics = Topics(settings.prefix, settings.board)
         self._call = call
@@ -89,7 +93,8 @@ class RemoteWire(Invitations):
         self.refused = 0
         self.duplicates = 0
         self.sent_bytes = 0  # topics and payloads this board published (bench remote)
-        self._jobs: queue.Queue[Callable[[], None] | None] = queue.Queue()
+        self._live = False  # the board's current game is the match's
+        self._jobs: queue.Queue[Callable[[], object] | None] = queue.Queue()
         self._worker = threading.Thread(target=self._work, name="remote-wire", daemon=True)
         self._worker.start()
 
@@ -167,6 +172,7 @@ class RemoteWire(Invitations):
         assert side is not None
         with self._lock:
             self.match = Match(spec, side)
+            self._live = False  # until the board's game for it has started
             self._after = {}
             self.stopped = None
             self.presence.seen(spec.board(side.other))  # a beat is due within beat_s
@@ -188,11 +194,14 @@ class RemoteWire(Invitations):
     # ------------------------------------------------------------------ the board's notices
     def notice(self, notice: Notice) -> None:
         """A notice of the board (on the loop's thread): send what the local side played."""
+        if isinstance(notice, Started):
+            self._live = self.match is not None  # the match's game, not an earlier one
+            return
         if not isinstance(notice, Applied):
             return
         with self._lock:
             match = self.match
-            if match is None or match.over:
+            if match is None or match.over or not self._live:
                 return
             old, new = notice.old, notice.new
             action = None
@@ -324,10 +333,12 @@ class RemoteWire(Invitations):
                 self.refused += 1 if verdict.__class__.__name__ == "Refused" else 0
 
     def _remote_applied(self, action: Action, before: Position) -> None:
-        if action.kind == "move":
-            self._after[position_hash(before)] = parse_pit(action.value)
-        elif action.kind == "opening":
-            self._after[position_hash(before)] = parse_opening(action.value)
+        if action.kind in ("move", "opening"):
+            value = action.value
+            choice = parse_pit(value) if action.kind == "move" else parse_opening(value)
+            self._after[position_hash(before)] = choice
+            if self._poke is not None:
+                self._jobs.put(self._poke)
         elif action.kind in ("resign", "accept", "claim"):
             self._jobs.put(lambda: self._apply_ending(action))
 

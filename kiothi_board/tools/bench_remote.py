@@ -38,7 +38,9 @@ def _free_port() -> int:
 def _broker(root: Path, name: str, extra: tuple[str, ...] = ()) -> tuple[Any, int]:
     port = _free_port()
     conf = root / f"{name}.conf"
-    lines = [f"listener {port} 127.0.0.1", "allow_anonymous true", "persistence false", *extra]
+    # Nagle off (mosquitto's default is on): a move is one small packet, sent at once.
+    lines = [f"listener {port} 127.0.0.1", "allow_anonymous true", "persistence false",
+             "set_tcp_nodelay true", *extra]  # fmt: skip
     conf.write_text("\n".join([*lines, f"log_dest file {root / name}.log"]) + "\n")
     proc = subprocess.Popen(["mosquitto", "-c", str(conf)], stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL)  # fmt: skip
@@ -81,7 +83,9 @@ class _Side:
         self.board = Board(sink=FakePixelSink(), clock=clock, store=MemoryStore(),
                            opponent_factory=opponents, over_seconds=-1)  # fmt: skip
         settings = RemoteSettings(board=name, name=name, prefix=PREFIX, pace="step", beat_s=5)
-        self.wire = RemoteWire(settings, call=self.board.call, opponents=opponents, clock=clock)
+        loop, ctl = self.board.loop, self.board.controller
+        self.wire = RemoteWire(settings, call=self.board.call, opponents=opponents, clock=clock,
+                               poke=lambda: loop.call(ctl.tick))  # fmt: skip
         self.board.add_notice_listener(lambda n: _stamp(self, n, stamps))
         self.board.add_notice_listener(self.wire.notice)
         self.board.start()
@@ -143,6 +147,11 @@ def _hand(side: _Side, rng: random.Random) -> bool:
     return True
 
 
+def _over(side: _Side) -> bool:
+    game = side.board.ask(lambda c: c.session.game)
+    return game is not None and game.stage == "over"
+
+
 def _match(a: _Side, b: _Side) -> None:
     a.wire.invite(b.name, side="S")
     _wait(lambda: a.name in b.wire.invitations)
@@ -184,10 +193,11 @@ def run(moves: int, seed: int) -> dict[str, float]:
             done = set(stamps["sent"]) & set(stamps["lit"])
             latencies += [stamps["lit"][k] - stamps["sent"][k] for k in sorted(done)]
             for s in sides:
-                if not s.wire.free:
-                    s.board.call("resign", side=s.wire.match.local.letter)
+                match = s.wire.match
+                if match is not None and not s.wire.free:
+                    s.board.call("resign", side=match.local.letter)
                     break
-            _wait(lambda: all(s.wire.free for s in sides))
+            _wait(lambda: all(s.wire.free and _over(s) for s in sides))
         sent = sum(s.wire.sent_bytes for s in sides)
     finally:
         for s in sides:

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from kiothi_board.cli import replay_main
 from kiothi_board.config import validate
 from kiothi_board.daemon import Daemon
 from kiothi_board.rules import parse_record
@@ -79,3 +80,7 @@ def test_two_daemons_play_a_match_through_the_api(pair: tuple[Daemon, Daemon]) -
     ra, rb = a.store.get_game(ga[1]), b.store.get_game(gb[1])
     assert json.dumps(ra) == json.dumps(rb)
     assert parse_record(ra).final() == ga[0].position
+    for d, record in ((a, ra), (b, rb)):  # `kiothi-board replay` checks each board's record
+        path = d.state_dir / "match.json"
+        path.write_text(json.dumps(record))
+        assert replay_main([str(path)]) == 0
