@@ -117,9 +117,9 @@ class Daemon:
             self.opponents = AIFactory(
                 seed=int.from_bytes(os.urandom(4), "little") if seed is None else seed
             )
+            self.exhibition = self._make_exhibition(seed or 0)
             self.remote: Any = None  # the remote match's wire, with [remote] enabled
             self.match_opponents = self._match_opponents()
-            self.exhibition = self._make_exhibition(seed or 0)
             self.board = self._make_board()
             self.controller = self.board.controller
             self._start_inputs()
@@ -257,23 +257,18 @@ class Daemon:
             self.api.mqtt.add_connect_hook(remote.connected)
 
     def _match_opponents(self) -> Any:
-        """With `[remote]` enabled: the board's opponents, the other board's side while a
-        match is on (kiothi_board.remote); else None."""
+        """With `[remote]` enabled: the board's opponents (the other board's side while a
+        match is on) and the wire, which reads back a match this board was in before the
+        board resumes its game (kiothi_board.remote); else None."""
         if not self.config.remote.enabled:
             return None
         if not self.config.mqtt.url:
             raise ConfigError("remote.enabled needs mqtt.url: the boards meet on the broker")
-        from kiothi_board.remote.opponent import MatchOpponents
-
-        return MatchOpponents(self.opponents)
-
-    def _remote_wire(self) -> Any:
-        """The remote match's wire on the board's MQTT connection (docs/remote.md)."""
-        if self.match_opponents is None:
-            return None
         from kiothi_board.api.mqtt_settings import mqtt_settings
+        from kiothi_board.remote.opponent import MatchOpponents
         from kiothi_board.remote.wire import RemoteSettings, RemoteWire
 
+        opponents = MatchOpponents(self.opponents)
         mqtt, cfg = mqtt_settings(self.config.mqtt), self.config.remote
         settings = RemoteSettings(
             board=mqtt.board_id,
@@ -286,14 +281,21 @@ class Daemon:
             exhibition=self.exhibition.director.enabled,
             pace=cfg.pace,
             beat_s=self.config.mqtt.keepalive,
+            state_file=str(self.state_dir / "remote-match.json"),
         )
-        loop, ctl = self.board.loop, self.controller
-        wire = RemoteWire(settings, call=self.board.call, opponents=self.match_opponents,
-                          clock=self.clock, poke=lambda: loop.call(ctl.tick))  # fmt: skip
+        wire = RemoteWire(settings, call=lambda name, **a: self.board.call(name, **a),
+                          opponents=opponents, clock=self.clock,
+                          poke=lambda: self.board.loop.call(self.controller.tick))  # fmt: skip
         self.remote = wire
         self._resources.append(wire)
-        self.board.add_notice_listener(wire.notice)
-        return wire
+        wire.restore()
+        return opponents
+
+    def _remote_wire(self) -> Any:
+        """The remote match's wire, listening to the board's notices (docs/remote.md)."""
+        if self.remote is not None:
+            self.board.add_notice_listener(self.remote.notice)
+        return self.remote
 
     def _today_stats(self) -> dict[str, Any]:
         """Today's exhibition figures, for the fleet's retained `stats` topic."""

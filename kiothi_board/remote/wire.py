@@ -13,10 +13,12 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
+import os
 import queue
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from kiothi_board.clock import Clock
@@ -58,6 +60,7 @@ class RemoteSettings:
     exhibition: bool = False
     pace: str = "step"
     beat_s: float = 30.0  # how often a board in a match says it is there (mqtt.keepalive)
+    state_file: str = ""  # where the match on is kept, to go on after a restart
 
 
 class RemoteWire(Invitations):
@@ -177,9 +180,42 @@ class RemoteWire(Invitations):
             self.stopped = None
             self.presence.seen(spec.board(side.other))  # a beat is due within beat_s
             self._opponents.link = self
+        self._keep({"spec": spec.to_json(), "side": side.letter})
         client = self._client
         client.subscribe(self.topics.match_filter(spec.match), qos=1)
         self._jobs.put(lambda: self._start_game(spec, side))
+
+    def restore(self) -> bool:
+        """Read back the match this board was in before a restart (before the board
+        resumes its game); its log comes back from the broker's retained messages."""
+        path = Path(self.settings.state_file) if self.settings.state_file else None
+        if path is None or not path.exists():
+            return False
+        try:
+            data = json.loads(path.read_text("utf-8"))
+            spec, side = MatchSpec.from_json(data["spec"]), Side.parse(data["side"])
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            log.error("remote: %s cannot be read (ignored): %s", path, exc)
+            return False
+        with self._lock:
+            self.match = Match(spec, side)
+            self._live = True  # the game the board resumes is the match's
+            self.presence.seen(spec.board(side.other))
+            self._opponents.link = self
+        log.info("remote: match %s goes on after a restart", spec.match)
+        return True
+
+    def _keep(self, data: dict[str, Any] | None) -> None:
+        """Keep (or, with None, forget) the match on in the state file, atomically."""
+        if not self.settings.state_file:
+            return
+        path = Path(self.settings.state_file)
+        if data is None:
+            path.unlink(missing_ok=True)
+            return
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(data), "utf-8")
+        os.replace(tmp, path)
 
     def _start_game(self, spec: MatchSpec, side: Side) -> None:
         self._call(
@@ -201,6 +237,8 @@ class RemoteWire(Invitations):
             return
         with self._lock:
             match = self.match
+            if match is not None and match.over and notice.new.stage == "over":
+                self._keep(None)  # the match's game is over here too
             if match is None or match.over or not self._live:
                 return
             old, new = notice.old, notice.new
@@ -210,6 +248,8 @@ class RemoteWire(Invitations):
                 action = self._play(match, kind, new.actions[-1])
             elif isinstance(notice.event, Resign) and notice.event.side is match.local:
                 action = self._play(match, "resign", "")
+            if match.over and new.stage == "over":
+                self._keep(None)
         if action is not None:
             self._send(action)
 
