@@ -63,6 +63,12 @@ def _fleet(argv: list[str]) -> int | None:
     return main(argv)
 
 
+def _remote(argv: list[str]) -> int | None:
+    from kiothi_board.tools.remote_cli import main
+
+    return main(argv)
+
+
 def _bench_remote(argv: list[str]) -> int | None:
     from kiothi_board.tools.bench_remote import main
 
@@ -151,6 +157,7 @@ _DELEGATED: dict[str, tuple[Command, str]] = {
     "match": (_match, "play two engines against each other"),
     "run": (_run, "run the board daemon (--sim: the simulator)"),
     "fleet": (_fleet, "a web dashboard of every board on an MQTT broker"),
+    "remote": (_remote, "play a board elsewhere: invite, list the boards online, claim"),
     "token": (_token, "print a new random api.token"),
     "pinout": (_pinout, "print and check a pin map (and --write-docs)"),
     "bom": (_bom, "bill of materials and LED power budget"),

@@ -152,18 +152,23 @@ def _over(side: _Side) -> bool:
     return game is not None and game.stage == "over"
 
 
+def _playing(side: _Side) -> bool:
+    game = side.board.ask(lambda c: c.session.game)
+    return side.wire.match is not None and game is not None and game.stage != "over"
+
+
 def _match(a: _Side, b: _Side) -> None:
     a.wire.invite(b.name, side="S")
-    _wait(lambda: a.name in b.wire.invitations)
+    _wait(lambda: a.name in b.wire.invitations, "the invitation")
     b.wire.accept()
-    _wait(lambda: all(s.board.ask(lambda c: c.session.game) is not None for s in (a, b)))
+    _wait(lambda: all(_playing(s) for s in (a, b)), "both games")
 
 
-def _wait(pred: Any, timeout: float = 30.0) -> None:
+def _wait(pred: Any, what: str, timeout: float = 30.0) -> None:
     deadline = time.monotonic() + timeout
     while not pred():
         if time.monotonic() > deadline:
-            raise SystemExit("bench remote: the boards stopped answering")
+            raise SystemExit(f"bench remote: waited {timeout:g} s in vain for {what}")
         time.sleep(0.002)  # polling another thread's state: the bench has no event for it
 
 
@@ -180,7 +185,8 @@ def run(moves: int, seed: int) -> dict[str, float]:
     try:
         stamps: dict[str, Any] = {"sent": {}, "lit": {}}
         sides = [_Side(root, "hall-a", near_port, stamps), _Side(root, "hall-b", far_port, stamps)]
-        _wait(lambda: "hall-b" in sides[0].wire.lobby and "hall-a" in sides[1].wire.lobby)
+        _wait(lambda: "hall-b" in sides[0].wire.lobby and "hall-a" in sides[1].wire.lobby,
+              "the lobby cards")  # fmt: skip
         while len(latencies) < moves:
             stamps["sent"], stamps["lit"] = {}, {}
             _match(*sides)
@@ -197,7 +203,9 @@ def run(moves: int, seed: int) -> dict[str, float]:
                 if match is not None and not s.wire.free:
                     s.board.call("resign", side=match.local.letter)
                     break
-            _wait(lambda: all(s.wire.free and _over(s) for s in sides))
+            # The hands finish what is still being guided (the game's last move).
+            _wait(lambda: all(s.wire.free and _over(s) for s in sides) or
+                  any(_hand(s, rng) for s in sides) and False, "both games over")  # fmt: skip
         sent = sum(s.wire.sent_bytes for s in sides)
     finally:
         for s in sides:

@@ -3,6 +3,8 @@ driven through the API's `remote_*` commands."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import random
 import uuid
@@ -12,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from kiothi_board.cli import main as cli_main
 from kiothi_board.cli import replay_main
 from kiothi_board.config import validate
 from kiothi_board.daemon import Daemon
@@ -23,7 +26,7 @@ from tests.remote.conftest import Player, play_match
 def _daemon(tmp: Path, url: str, board: str, prefix: str, **remote: Any) -> Daemon:
     cfg = validate({
         "game": {"mode": "two"},
-        "api": {"tcp_port": -1, "web_port": -1},
+        "api": {"tcp_port": 0, "web_port": -1, "token": "t0ken-for-the-remote-cli-test"},
         "mqtt": {"url": url, "board_id": board, "prefix": prefix, "keepalive": 2},
         "remote": {"enabled": True, "name": f"Hall {board[-1]}", "pace": "instant", **remote},
     })  # fmt: skip
@@ -50,6 +53,13 @@ def ask(d: Daemon, cmd: str, **args: Any) -> dict[str, Any]:
     return got
 
 
+def run_cli(argv: list[str]) -> str:
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert cli_main(argv) == 0
+    return out.getvalue()
+
+
 def _player(d: Daemon) -> Player:
     def call(cmd: str, **args: Any) -> None:
         assert ask(d, cmd, **args)["ok"]
@@ -69,7 +79,10 @@ def test_two_daemons_play_a_match_through_the_api(pair: tuple[Daemon, Daemon]) -
     )
     assert seen["boards"]["b2"] == {"name": "Hall 2", "lang": "en", "free": True,
                                     "presence": "online"}  # fmt: skip
-    assert ask(a, "remote_invite", board="b2", side="N")["ok"]
+    cli = ["remote", "--port", str(a.api.tcp_port), "--token", "t0ken-for-the-remote-cli-test"]
+    listed = run_cli([*cli, "list"])  # the CLI, as a person at b1 runs it
+    assert "b2" in listed and "Hall 2" in listed
+    assert '"to": "b2"' in run_cli([*cli, "invite", "b2", "--side", "N"])
     poll_until(lambda: ask(b, "remote_status")["result"]["invitations"] == ["b1"], "invited")
     assert ask(b, "remote_accept")["ok"]
     poll_until(lambda: a.remote.match and b.remote.match, "both matches")
@@ -102,7 +115,8 @@ def test_a_board_restarted_mid_match_goes_on_where_it_was(
         poll_until(lambda: a.remote.match and b.remote.match, "both matches")
         poll_until(lambda: all(d.board.ask(lambda c: c.session.game) for d in (a, b)), "games")
         play_match([_player(a), _player(b)], random.Random(4), limit=8, to_the_end=False)
-        before = a.remote.match.log[:]
+        poll_until(lambda: a.remote.match.log == b.remote.match.log, "both logs alike")
+        before = b.remote.match.log[:]
         b.close()
         b = _daemon(tmp_path, mosquitto.url, "b2", prefix)
         poll_until(lambda: b.remote.match is not None and len(b.remote.match.log) == len(before),

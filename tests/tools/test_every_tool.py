@@ -144,6 +144,7 @@ CASES: dict[str, Case] = {
         (0, -signal.SIGTERM),  # the dashboard leaves SIGTERM's default
     ),
     "token": lambda tmp, _: kiothi("token"),
+    "remote": lambda tmp, _: kiothi("remote", "--help"),
     "help": lambda tmp, _: kiothi("help", "--lang", "sw"),
     "pinout": lambda tmp, _: kiothi("pinout", "direct"),
     "bom": lambda tmp, _: kiothi("bom"),
