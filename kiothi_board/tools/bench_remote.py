@@ -152,6 +152,19 @@ def _over(side: _Side) -> bool:
     return game is not None and game.stage == "over"
 
 
+def _finish(sides: list[_Side], rng: random.Random) -> None:
+    """The hands finish what is still being guided (a game's last move) on both boards."""
+
+    def over() -> bool:
+        if all(s.wire.free and _over(s) for s in sides):
+            return True
+        for s in sides:
+            _hand(s, rng)
+        return False
+
+    _wait(over, "both games over")
+
+
 def _playing(side: _Side) -> bool:
     game = side.board.ask(lambda c: c.session.game)
     return side.wire.match is not None and game is not None and game.stage != "over"
@@ -203,9 +216,7 @@ def run(moves: int, seed: int) -> dict[str, float]:
                 if match is not None and not s.wire.free:
                     s.board.call("resign", side=match.local.letter)
                     break
-            # The hands finish what is still being guided (the game's last move).
-            _wait(lambda: all(s.wire.free and _over(s) for s in sides) or
-                  any(_hand(s, rng) for s in sides) and False, "both games over")  # fmt: skip
+            _finish(sides, rng)
         sent = sum(s.wire.sent_bytes for s in sides)
     finally:
         for s in sides:
