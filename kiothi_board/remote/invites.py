@@ -15,7 +15,7 @@ from kiothi_board.errors import ConflictError
 from kiothi_board.i18n import tr
 from kiothi_board.remote.actions import BadActionError
 from kiothi_board.remote.match import MatchSpec
-from kiothi_board.remote.topics import Invitation, Topics
+from kiothi_board.remote.topics import MatchInvitation, MatchTopics
 from kiothi_board.rules import STANDARD, Variant
 
 __all__ = ["Invitations"]
@@ -28,11 +28,11 @@ class Invitations:
     `_begin` and `free`."""
 
     settings: Any
-    topics: Topics
+    topics: MatchTopics
     _clock: Clock
     _lock: threading.RLock
-    invitations: dict[str, Invitation]
-    sent: Invitation | None
+    invitations: dict[str, MatchInvitation]
+    sent: MatchInvitation | None
     refused: int
 
     @property
@@ -57,7 +57,9 @@ class Invitations:
         mid = f"{me}-{secrets.token_hex(4)}"
         south, north = (me, board) if side == "S" else (board, me)
         spec = MatchSpec(mid, south, north, variant, move_seconds)
-        inv = Invitation(spec, me, self.settings.name, self._clock.wall() + self.settings.invite_s)
+        inv = MatchInvitation(
+            spec, me, self.settings.name, self._clock.wall() + self.settings.invite_s
+        )
         with self._lock:
             self.sent = inv
         self._publish(
@@ -81,7 +83,7 @@ class Invitations:
         self._answer(inv, "decline")
         return {"match": inv.spec.match, "with": inv.host}
 
-    def _standing(self, host: str | None) -> Invitation:
+    def _standing(self, host: str | None) -> MatchInvitation:
         now = self._clock.wall()
         with self._lock:
             live = {h: i for h, i in self.invitations.items() if i.expires > now}
@@ -92,7 +94,7 @@ class Invitations:
                 return live[host]
         raise ConflictError(tr("no such invitation is standing"))
 
-    def _answer(self, inv: Invitation, answer: str) -> None:
+    def _answer(self, inv: MatchInvitation, answer: str) -> None:
         with self._lock:
             self.invitations.pop(inv.host, None)
         body = json.dumps({"match": inv.spec.match, "answer": answer})
@@ -103,7 +105,7 @@ class Invitations:
             self.invitations.pop(host, None)
             return
         try:
-            inv = Invitation.from_json(json.loads(payload), host)
+            inv = MatchInvitation.from_json(json.loads(payload), host)
         except (ValueError, BadActionError) as exc:
             self.refused += 1
             log.warning("remote: invitation of %s refused: %s", host, exc)

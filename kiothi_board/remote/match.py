@@ -17,7 +17,7 @@ from kiothi_board.remote.actions import Action, BadActionError, Kind, position_h
 from kiothi_board.rules import STANDARD, Position, Side, Variant, parse_opening, parse_pit
 
 __all__ = [
-    "Applied",
+    "Checked",
     "Desync",
     "Duplicate",
     "Gap",
@@ -79,7 +79,7 @@ class MatchSpec:
 
 
 @dataclass(frozen=True, slots=True)
-class Applied:
+class Checked:
     """The action was checked and applied."""
 
     action: Action
@@ -113,7 +113,7 @@ class Desync:
     reason: str
 
 
-Verdict = Applied | Duplicate | Gap | Refused | Desync
+Verdict = Checked | Duplicate | Gap | Refused | Desync
 
 
 @dataclass(frozen=True, slots=True)
@@ -248,7 +248,7 @@ class Match:
             return self._stop(f"action {action.seq}: the position's hash differs")
         self._state = state
         self.log.append(action)
-        return Applied(action)
+        return Checked(action)
 
     def stop(self, reason: str) -> None:
         """Stop the match (the other board said it is out of step)."""

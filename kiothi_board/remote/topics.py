@@ -7,7 +7,7 @@ in it (the ACL's `%u` lines, `fleet --print-acl`), so its place in the topic is 
   adapter's): a board's presence, in a match too;
 - `<prefix>/<board>/lobby`              retained: `{"name", "lang", "free"}`;
 - `<prefix>/<board>/invite/<to>`        retained for a minute (MQTT 5 message expiry): an
-  invitation (`Invitation`); an empty message withdraws it;
+  invitation (`MatchInvitation`); an empty message withdraws it;
 - `<prefix>/<board>/answer/<to>`        `{"match", "answer": "accept"|"decline"}`;
 - `<prefix>/match/<id>/<board>/a/<seq>` retained: the board's action number `seq` (its log);
 - `<prefix>/match/<id>/<board>/stop`    retained: why the board stopped the match (a desync).
@@ -23,7 +23,7 @@ from kiothi_board.remote.actions import BadActionError
 from kiothi_board.remote.match import MatchSpec
 from kiothi_board.rules import Side
 
-__all__ = ["Invitation", "Topics", "match_id_ok"]
+__all__ = ["MatchInvitation", "MatchTopics", "match_id_ok"]
 
 _ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,63}$")
 
@@ -34,7 +34,7 @@ def match_id_ok(text: str) -> bool:
 
 
 @dataclass(frozen=True, slots=True)
-class Topics:
+class MatchTopics:
     """The topic names of one board under one prefix."""
 
     prefix: str
@@ -75,7 +75,7 @@ class Topics:
 
 
 @dataclass(frozen=True, slots=True)
-class Invitation:
+class MatchInvitation:
     """`host` invites `guest`: the match (id, boards on each side, variant, time per
     move), the pace each board guides in, the host's name and when it expires (wall s)."""
 
@@ -101,7 +101,7 @@ class Invitation:
         return {"spec": self.spec.to_json(), "name": self.name, "expires": self.expires}
 
     @classmethod
-    def from_json(cls, data: Any, host: str) -> Invitation:
+    def from_json(cls, data: Any, host: str) -> MatchInvitation:
         """Read an invitation written by `host`; BadActionError when it is not one."""
         if not isinstance(data, dict):
             raise BadActionError("an invitation is an object")

@@ -29,11 +29,10 @@ from kiothi_board.errors import ConflictError, KiothiError
 from kiothi_board.i18n import tr
 from kiothi_board.remote.actions import Action, BadActionError, Kind, position_hash
 from kiothi_board.remote.invites import Invitations
-from kiothi_board.remote.match import Applied as Checked
-from kiothi_board.remote.match import Desync, Gap, Match, MatchSpec
+from kiothi_board.remote.match import Checked, Desync, Gap, Match, MatchSpec
 from kiothi_board.remote.opponent import MatchOpponents, remote_spec
 from kiothi_board.remote.presence import Presence
-from kiothi_board.remote.topics import Invitation, Topics
+from kiothi_board.remote.topics import MatchInvitation, MatchTopics
 from kiothi_board.rules import Position, Side, parse_opening, parse_pit
 
 __all__ = ["RemoteSettings", "RemoteWire"]
@@ -80,7 +79,7 @@ class RemoteWire(Invitations):
         next of the loop's own ticks)."""
         self._poke = poke
         self.settings = settings
-        self.topics = Topics(settings.prefix, settings.board)
+        self.topics = MatchTopics(settings.prefix, settings.board)
         self._call = call
         self._opponents = opponents
         self._clock = clock
@@ -88,8 +87,8 @@ class RemoteWire(Invitations):
         self._client: Any = None
         self.match: Match | None = None
         self._after: dict[str, Choice] = {}  # position hash before -> the remote's action
-        self.invitations: dict[str, Invitation] = {}  # host -> its invitation to us
-        self.sent: Invitation | None = None
+        self.invitations: dict[str, MatchInvitation] = {}  # host -> its invitation to us
+        self.sent: MatchInvitation | None = None
         self.presence = Presence(clock, settings.beat_s)
         self.lobby: dict[str, dict[str, Any]] = {}
         self.stopped: str | None = None

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from kiothi_board.errors import IllegalMoveError
 from kiothi_board.remote.actions import Action, BadActionError, position_hash
 from kiothi_board.remote.match import (
-    Applied,
+    Checked,
     Desync,
     Duplicate,
     Gap,
@@ -52,7 +52,7 @@ def play_out(seed: int, limit: int = 400) -> tuple[Match, Match, list[Action]]:
         mover = boards[south.position.to_move]
         other = boards[mover.local.other]
         action = mover.play(*random_action(mover, rng))
-        assert other.receive(action, SPEC.board(mover.local)) == Applied(action)
+        assert other.receive(action, SPEC.board(mover.local)) == Checked(action)
         sent.append(action)
     return south, north, sent
 
@@ -71,7 +71,7 @@ def test_the_sender_must_play_the_actions_side() -> None:
     for sender in ("hall3", "display", "visitor", "hall2"):
         assert isinstance(north.receive(action, sender), Refused)
     assert north.log == []
-    assert north.receive(action, "hall1") == Applied(action)
+    assert north.receive(action, "hall1") == Checked(action)
 
 
 def test_another_match_is_refused() -> None:
@@ -91,7 +91,7 @@ def test_a_gap_asks_again_from_what_it_has() -> None:
     _south, _north, sent = play_out(4, limit=5)
     late = Match(SPEC, Side.N)
     assert late.receive(sent[2], SPEC.board(sent[2].side)) == Gap(0)
-    assert late.receive(sent[0], SPEC.board(sent[0].side)) == Applied(sent[0])
+    assert late.receive(sent[0], SPEC.board(sent[0].side)) == Checked(sent[0])
     assert late.receive(sent[2], SPEC.board(sent[2].side)) == Gap(1)
 
 
@@ -135,7 +135,7 @@ def test_resign_agreement_and_claims_end_the_game_on_both_boards() -> None:
         for i, (kind, value) in enumerate(kinds):
             me, other = boards[i % 2], boards[1 - i % 2]
             action = me.play(kind, value)  # type: ignore[arg-type]
-            assert other.receive(action, SPEC.board(me.local)) == Applied(action)
+            assert other.receive(action, SPEC.board(me.local)) == Checked(action)
         assert south.over and north.over
         assert south.position == north.position
         assert south.position.result is not None and south.position.result.end == end
@@ -156,9 +156,9 @@ def test_a_takeback_puts_the_offerer_to_move_again() -> None:
     a = north.play("opening", "pass")
     south.receive(a, "hall2")
     offer = north.play("takeback")
-    assert south.receive(offer, "hall2") == Applied(offer)
+    assert south.receive(offer, "hall2") == Checked(offer)
     accept = south.play("takeback_accept")
-    assert north.receive(accept, "hall1") == Applied(accept)
+    assert north.receive(accept, "hall1") == Checked(accept)
     assert north.position == south.position == before
     assert north.position.to_move is Side.N
 
@@ -190,7 +190,7 @@ def test_redelivery_and_reordering_never_apply_twice_nor_lose(seed: int, noise: 
         assert not isinstance(verdict, (Desync, Refused))
         if isinstance(verdict, Gap):
             action = sent[verdict.have]  # asked again: the missing one comes
-            assert receiver.receive(action, SPEC.board(action.side)) == Applied(action)
+            assert receiver.receive(action, SPEC.board(action.side)) == Checked(action)
         pending = sent[len(receiver.log) :]
     while pending:
         receiver.receive(pending.pop(0), SPEC.board(sent[len(receiver.log)].side))
