@@ -295,6 +295,7 @@ class Daemon:
         """The remote match's wire, listening to the board's notices (docs/remote.md)."""
         if self.remote is not None:
             self.board.add_notice_listener(self.remote.notice)
+            self.remote.guard(self.board.session)
         return self.remote
 
     def _today_stats(self) -> dict[str, Any]:

@@ -80,6 +80,7 @@ def make_seat(
     settings = RemoteSettings(board=board, name=f"Hall {board[-1]}", prefix=prefix, **kw)
     wire = RemoteWire(settings, call=b.call, opponents=opponents, clock=clock)
     b.add_notice_listener(wire.notice)
+    wire.guard(b.session)
     b.start()
     return Seat(b, wire, store, client_for(port, board, wire, prefix, password))
 

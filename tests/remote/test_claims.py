@@ -59,3 +59,21 @@ def test_a_board_back_before_a_claim_goes_on(seats: Callable[..., Seat]) -> None
     poll_until(lambda: len(a.wire.match.log) == 2, "North's opening on b1")
     assert a.wire.match.log == b.wire.match.log
     poll_until(lambda: a.game().stage == b.game().stage == "turn", "South to move on both")
+
+
+def test_undo_is_refused_and_end_offers_the_other_board(seats: Callable[..., Seat]) -> None:
+    """A visitor's undo chord in a match would put the boards out of step: refused; the
+    agreement chord offers, and the other board's one accepts."""
+    a, b = seats("b1", pace="instant"), seats("b2", pace="instant")
+    start_match(a, b)
+    a.board.call("opening", action="pass")
+    poll_until(lambda: len(b.wire.match.log) == 1, "the opening across")
+    with pytest.raises(ConflictError, match="cannot be taken back"):
+        a.board.call("undo")
+    assert a.game().actions == ("pass",)
+    a.board.call("end")  # an offer, not the end
+    poll_until(lambda: b.wire.match.offer == (Side.S, "agreement"), "the offer across")
+    assert a.game().stage != "over"
+    b.board.call("end")  # accepts
+    poll_until(lambda: a.game().stage == b.game().stage == "over", "ended by agreement")
+    assert a.game().position.result.end == "agreement"
