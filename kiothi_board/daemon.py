@@ -295,7 +295,9 @@ class Daemon:
         """The remote match's wire, listening to the board's notices (docs/remote.md)."""
         if self.remote is not None:
             self.board.add_notice_listener(self.remote.notice)
-            self.remote.guard(self.board.session)
+            from kiothi_board.remote.doors import guard
+
+            guard(self.board.session, self.remote)
         return self.remote
 
     def _today_stats(self) -> dict[str, Any]:

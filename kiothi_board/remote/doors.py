@@ -7,13 +7,14 @@ from typing import TYPE_CHECKING, Any
 
 from kiothi_board.controller.kinds import Choice, Integer, Text
 from kiothi_board.controller.spec import Arg, CommandSpec
+from kiothi_board.errors import ConflictError
 from kiothi_board.i18n import tr
 from kiothi_board.remote.wire import RemoteWire
 
 if TYPE_CHECKING:
     from kiothi_board.api.server import ApiServer
 
-__all__ = ["REMOTE_COMMANDS", "install"]
+__all__ = ["REMOTE_COMMANDS", "guard", "install"]
 
 _ANY: dict[str, Any] = {"type": "object"}
 _BOARD = Text(64)
@@ -94,3 +95,25 @@ def install(server: ApiServer, wire: RemoteWire) -> None:
     for spec, fn in zip(REMOTE_COMMANDS, fns, strict=True):
         server.dispatcher.add_command(spec, fn)
     server.dispatcher.add_health("remote", wire.health)
+
+
+def guard(session: Any, wire: RemoteWire) -> None:
+    """Wrap the board's `undo` and `end` (its chords, buttons and API alike): in a match
+    an undo is refused (it would put the boards out of step) and `end` offers the other
+    board to end by agreement, or accepts its offer."""
+    undo, end = session.commands["undo"], session.commands["end"]
+
+    def guarded_undo(arg: Any) -> object:
+        if not wire.free:
+            raise ConflictError(tr("in a remote match a move cannot be taken back"))
+        return undo(arg)
+
+    def guarded_end(arg: Any) -> object:
+        match = wire.match
+        if wire.free or match is None:
+            return end(arg)
+        theirs = match.offer == (match.local.other, "agreement")
+        return wire.offer("accept" if theirs else "offer")
+
+    session.register("undo", guarded_undo)
+    session.register("end", guarded_end)

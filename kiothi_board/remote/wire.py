@@ -226,27 +226,6 @@ class RemoteWire(Invitations):
         )
         self.publish_lobby()
 
-    def guard(self, session: Any) -> None:
-        """Wrap the board's `undo` and `end` (its chords, buttons and API alike): in a
-        match an undo is refused (it would put the boards out of step) and `end` offers
-        the other board to end by agreement, or accepts its offer."""
-        undo, end = session.commands["undo"], session.commands["end"]
-
-        def guarded_undo(arg: Any) -> object:
-            if not self.free:
-                raise ConflictError(tr("in a remote match a move cannot be taken back"))
-            return undo(arg)
-
-        def guarded_end(arg: Any) -> object:
-            if self.free:
-                return end(arg)
-            offer = self.match.offer if self.match is not None else None
-            mine = self.match is not None and offer == (self.match.local.other, "agreement")
-            return self.offer("accept" if mine else "offer")
-
-        session.register("undo", guarded_undo)
-        session.register("end", guarded_end)
-
     # ------------------------------------------------------------------ the board's notices
     def notice(self, notice: Notice) -> None:
         """A notice of the board (on the loop's thread): send what the local side played."""

@@ -19,6 +19,7 @@ from kiothi_board.clock import SystemClock
 from kiothi_board.controller.game import Game
 from kiothi_board.controller.opponent import random_opponents
 from kiothi_board.hardware.fakes import FakePixelSink
+from kiothi_board.remote.doors import guard
 from kiothi_board.remote.opponent import MatchOpponents
 from kiothi_board.remote.wire import RemoteSettings, RemoteWire
 from kiothi_board.rules import Lift, OpeningAction, pit_name
@@ -80,7 +81,7 @@ def make_seat(
     settings = RemoteSettings(board=board, name=f"Hall {board[-1]}", prefix=prefix, **kw)
     wire = RemoteWire(settings, call=b.call, opponents=opponents, clock=clock)
     b.add_notice_listener(wire.notice)
-    wire.guard(b.session)
+    guard(b.session, wire)
     b.start()
     return Seat(b, wire, store, client_for(port, board, wire, prefix, password))
 
