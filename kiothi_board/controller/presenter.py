@@ -212,7 +212,9 @@ class Presenter:
         now = s.clock.now()
         hint = next((o.pit for o in self._overlays if o.cue == Cue.HINT and o.until > now), None)
         view = self.view()
-        remote = None if s.game is None else s.player(s.game.mover)
+        # A side played from another board says its name and presence (kiothi_board.remote).
+        who = None if s.game is None else getattr(s.opponents.get(s.game.mover), "who", None)
+        remote = who() if callable(who) else None
         situation = Situation(view, self._ai(), s.thinking, s.settings.pace, hint, remote)
         line = instruction(situation)
         tutorial = self.tutorial()

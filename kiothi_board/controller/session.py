@@ -100,7 +100,7 @@ class Session:
         self.check: frozenset[int] | None = None  # board check: the pits marked wrong
         self.ticks: frozenset[int] = frozenset()  # setting the board: pits ticked off as set
         self.paused = False
-        self._opponents: dict[Side, Opponent] = {}
+        self.opponents: dict[Side, Opponent] = {}  # read by the presenter (a remote side's name)
         self._thinking: OpponentHandle | None = None
         self._thinking_for: tuple[int, int] | None = None
         self._hint: OpponentHandle | None = None
@@ -177,7 +177,7 @@ class Session:
         self.tutorial_game = meta.get("tutorial") is True
         self.seq = len(stored)
         self._step_since = self.clock.now()
-        self._opponents = opponents
+        self.opponents = opponents
 
     def begin(self, settings: Settings, *, tutorial: bool = False) -> int:
         """Start a game with `settings`; its store id. A game left unfinished is abandoned.
@@ -352,18 +352,13 @@ class Session:
         """Whether an opponent is searching."""
         return self._thinking is not None
 
-    def player(self, side: Side) -> tuple[str, str] | None:
-        """The name and presence of a side played from another board, if it is."""
-        who = getattr(self._opponents.get(side), "who", None)
-        return who() if callable(who) else None
-
     @property
     def hinting(self) -> bool:
         """Whether a hint is being searched."""
         return self._hint is not None
 
     def _make_opponents(self) -> None:
-        self._opponents = self._opponents_for(self.settings)
+        self.opponents = self._opponents_for(self.settings)
 
     def _opponents_for(self, settings: Settings) -> dict[Side, Opponent]:
         return {side: self.factory(settings.level) for side in Side if settings.is_ai(side)}
@@ -382,7 +377,7 @@ class Session:
         key = (id(game.position), game.position.ply)
         if self._thinking is None or self._thinking_for != key:
             self.cancel_thinking()
-            self._thinking = self._opponents[game.mover].start(game.position)
+            self._thinking = self.opponents[game.mover].start(game.position)
             self._thinking_for = key
             self.tell(Changed())
         if not self._thinking.done():
