@@ -63,6 +63,18 @@ def _fleet(argv: list[str]) -> int | None:
     return main(argv)
 
 
+def _remote(argv: list[str]) -> int | None:
+    from kiothi_board.tools.remote_cli import main
+
+    return main(argv)
+
+
+def _bench_remote(argv: list[str]) -> int | None:
+    from kiothi_board.tools.bench_remote import main
+
+    return main(argv)
+
+
 def _bench_fleet(argv: list[str]) -> int | None:
     from kiothi_board.tools.bench_fleet import main
 
@@ -157,6 +169,7 @@ _DELEGATED: dict[str, tuple[Command, str]] = {
     "match": (_match, "play two engines against each other"),
     "run": (_run, "run the board daemon (--sim: the simulator)"),
     "fleet": (_fleet, "a web dashboard of every board on an MQTT broker"),
+    "remote": (_remote, "play a board elsewhere: invite, list the boards online, claim"),
     "token": (_token, "print a new random api.token"),
     "pinout": (_pinout, "print and check a pin map (and --write-docs)"),
     "bom": (_bom, "bill of materials and LED power budget"),
@@ -178,6 +191,7 @@ _BENCHES: dict[str, Command] = {
     "api": _bench_api,
     "fleet": _bench_fleet,
     "exhibit": _bench_exhibit,
+    "remote": _bench_remote,
 }
 _BENCH_HELP = {
     "rules": "sowing and move generation speed (moves a second)",
@@ -186,6 +200,7 @@ _BENCH_HELP = {
     "api": "request and event latency over TCP and WebSocket",
     "fleet": "the fleet adapter's throughput",
     "exhibit": "days of fake exhibition through one daemon: RSS per day (memory slope)",
+    "remote": "two boards over two bridged brokers: press-to-ring latency across, bytes a move",
 }
 
 

@@ -34,6 +34,7 @@ from kiothi_board.config_tables import (
     GameConfig,
     LedConfig,
     MqttConfig,
+    RemoteConfig,
     StoreConfig,
     VoiceConfig,
     from_table,
@@ -287,6 +288,14 @@ SCHEMA: dict[str, dict[str, Key]] = {
             "guide, events, accessibility (each press and the board read out)",
         ),
     },
+    "remote": {
+        "enabled": Key((bool,), False, None, "play boards elsewhere over the broker"),
+        "name": Key((str,), "", None, "this board's name to the other players (empty: board id)"),
+        "gone_s": Key((int, float), 120, between(1, 86_400), "absence before a claim"),
+        "invite_s": Key((int, float), 60, between(5, 3600), "how long an invitation stands"),
+        "accept_from": Key((list,), [], broker_users, "exhibition mode: the boards it accepts"),
+        "pace": Key((str,), "step", one_of("step", "flow", "instant"), "the remote side's moves"),
+    },
     "daemon": {
         "tick_hz": Key((int, float), 50, between(1, 1000)),
         "log_level": Key((str,), "info", one_of("debug", "info", "warning", "error")),
@@ -297,8 +306,8 @@ SCHEMA: dict[str, dict[str, Key]] = {
 class Config(Mapping[str, Mapping[str, Any]]):
     """Validated configuration; every key has a value. The composition reads its tables as
     typed settings (`config.board`, `.leds`, `.game`, `.store`, `.daemon`, `.mqtt`,
-    `.exhibit`, `.voice`); tools that print or check a config may read it as tables of keys
-    (`config["game"]["level"]`)."""
+    `.remote`, `.exhibit`, `.voice`); tools that print or check a config may read it as
+    tables of keys (`config["game"]["level"]`)."""
 
     def __init__(self, sections: dict[str, dict[str, Any]], source: str) -> None:
         self._sections = sections
@@ -309,6 +318,7 @@ class Config(Mapping[str, Mapping[str, Any]]):
         self.store = from_table(StoreConfig, sections["store"])
         self.daemon = from_table(DaemonConfig, sections["daemon"])
         self.mqtt = from_table(MqttConfig, sections["mqtt"])
+        self.remote = from_table(RemoteConfig, sections["remote"])
         self.exhibit = from_table(ExhibitConfig, sections["exhibit"])
         self.voice = from_table(VoiceConfig, sections["voice"])
 

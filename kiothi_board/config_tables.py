@@ -157,6 +157,18 @@ class VoiceConfig:
     what: tuple[str, ...] = ("guide", "events")
 
 
+@dataclass(frozen=True, slots=True)
+class RemoteConfig:
+    """`[remote]`: playing a board elsewhere over the broker (docs/remote.md)."""
+
+    enabled: bool = False
+    name: str = ""
+    gone_s: float = 120.0
+    invite_s: float = 60.0
+    accept_from: tuple[str, ...] = ()
+    pace: str = "step"
+
+
 def _value(value: Any) -> Any:
     return tuple(value) if isinstance(value, list) else value
 

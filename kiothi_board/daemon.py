@@ -120,6 +120,8 @@ class Daemon:
                 seed=int.from_bytes(os.urandom(4), "little") if seed is None else seed
             )
             self.exhibition = self._make_exhibition(seed or 0)
+            self.remote: Any = None  # the remote match's wire, with [remote] enabled
+            self.match_opponents = self._match_opponents()
             self.board = self._make_board()
             self.controller = self.board.controller
             self._start_inputs()
@@ -176,7 +178,7 @@ class Daemon:
             sink=self.sink,
             clock=self.clock,
             store=self.store,
-            opponent_factory=self.opponents,
+            opponent_factory=self.match_opponents or self.opponents,
             palette=PALETTES[game.palette],
             hold_seconds=self.config.board.hold_s,
             over_seconds=game.over_seconds,
@@ -244,15 +246,71 @@ class Daemon:
             # The simulator's pages typed into the address bar (/operator) need a way to
             # control: a staff PIN for this run only, shown to whoever reads its terminal.
             self.sim_code = settings["staff_pin"] = f"{secrets.randbelow(10**8):08d}"
+        exhibit = exhibition_doors(self.exhibition, sim)
+        remote = self._remote_wire()
+
+        def setup(server: Any) -> None:
+            exhibit(server)
+            if remote is not None:
+                from kiothi_board.remote.doors import install
+
+                install(server, remote)
+
         self.api = open_doors(
             self.board,
             settings,
             self.config.mqtt,
-            setup=exhibition_doors(self.exhibition, sim),
+            setup=setup,
             stats=self._today_stats,
             web_url=lambda: self.web_url,
             clock=self.clock,
         )
+        if remote is not None:
+            self.api.mqtt.add_connect_hook(remote.connected)
+
+    def _match_opponents(self) -> Any:
+        """With `[remote]` enabled: the board's opponents (the other board's side while a
+        match is on) and the wire, which reads back a match this board was in before the
+        board resumes its game (kiothi_board.remote); else None."""
+        if not self.config.remote.enabled:
+            return None
+        if not self.config.mqtt.url:
+            raise ConfigError("remote.enabled needs mqtt.url: the boards meet on the broker")
+        from kiothi_board.api.mqtt_settings import mqtt_settings
+        from kiothi_board.remote.opponent import MatchOpponents
+        from kiothi_board.remote.wire import RemoteSettings, RemoteWire
+
+        opponents = MatchOpponents(self.opponents)
+        mqtt, cfg = mqtt_settings(self.config.mqtt), self.config.remote
+        settings = RemoteSettings(
+            board=mqtt.board_id,
+            name=cfg.name or mqtt.board_id,
+            lang=self.config.board.language,
+            prefix=mqtt.prefix,
+            gone_s=cfg.gone_s,
+            invite_s=cfg.invite_s,
+            accept_from=cfg.accept_from,
+            exhibition=self.exhibition.director.enabled,
+            pace=cfg.pace,
+            beat_s=self.config.mqtt.keepalive,
+            state_file=str(self.state_dir / "remote-match.json"),
+        )
+        wire = RemoteWire(settings, call=lambda name, **a: self.board.call(name, **a),
+                          opponents=opponents, clock=self.clock,
+                          poke=lambda: self.board.loop.call(self.controller.tick))  # fmt: skip
+        self.remote = wire
+        self._resources.append(wire)
+        wire.restore()
+        return opponents
+
+    def _remote_wire(self) -> Any:
+        """The remote match's wire, listening to the board's notices (docs/remote.md)."""
+        if self.remote is not None:
+            self.board.add_notice_listener(self.remote.notice)
+            from kiothi_board.remote.doors import guard
+
+            guard(self.board.session, self.remote)
+        return self.remote
 
     def _today_stats(self) -> dict[str, Any]:
         """Today's exhibition figures, for the fleet's retained `stats` topic."""

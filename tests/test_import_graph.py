@@ -35,6 +35,7 @@ FLOORS: dict[str, int] = {
     "kiothi_board.controller": 3,
     "kiothi_board.config": 3,
     "kiothi_board.players": 3,
+    "kiothi_board.remote": 3,  # the match's actions, checker and opponent (pure)
     "kiothi_board.exhibit": 4,
     "kiothi_board.board": 5,
     "kiothi_board.exhibition": 5,
@@ -44,6 +45,8 @@ FLOORS: dict[str, int] = {
     "kiothi_board.sim": 5,
     "kiothi_board.api": 6,
     "kiothi_board.fleet": 6,
+    "kiothi_board.remote.wire": 6,  # the match on the broker (paho-mqtt)
+    "kiothi_board.remote.doors": 6,  # its commands in the API
     "kiothi_board.daemon": 7,
     "kiothi_board.daemon_cli": 8,
     "kiothi_board.tools": 8,

@@ -97,7 +97,7 @@ def _mqtt(ctx: DoorContext) -> None:
         state=ctx.state,
         stats=ctx.stats,
     )
-    ctx.server.attach(adapter).start()
+    ctx.server.mqtt = ctx.server.attach(adapter).start()
 
 
 DOORS: tuple[Door, ...] = (

@@ -97,6 +97,14 @@ class MqttAdapter:
         self._lost_at: float | None = None  # when a live connection was last lost
         self._next_periodic = 0.0
         self._last_error: str | None = None
+        self._hooks: list[Callable[[Any], None]] = []
+
+    def add_connect_hook(self, hook: Callable[[Any], None]) -> None:
+        """Call `hook(client)` after every (re)connect, and now if connected (remote play
+        shares the board's one connection: its broker user, its last will)."""
+        self._hooks.append(hook)
+        if self.connected.is_set() and self._client is not None:
+            hook(self._client)
 
     # ------------------------------------------------------------------ topics
     def topic(self, name: str) -> str:
@@ -192,6 +200,11 @@ class MqttAdapter:
             self.settings.board_id,
         )
         self._enqueue(("resync", None))
+        for hook in list(self._hooks):
+            try:
+                hook(client)
+            except Exception:  # a part's hook must not take paho's thread down
+                log.exception("mqtt: a connect hook failed")
 
     def _on_disconnect(
         self, client: Any, userdata: Any, flags: Any, reason: Any, props: Any

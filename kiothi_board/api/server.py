@@ -133,6 +133,7 @@ class ApiServer(ClientPlumbing):
         self._attached: list[Any] = []  # serial ports, the Redis bus, MQTT: closed first
         self.serial: list[Any] = []  # the serial doors, as opened
         self.redis: Any = None  # the Redis bus, when it is a door
+        self.mqtt: Any = None  # the MQTT adapter, when it is a door
         # The exhibition's web routes (/metrics, /stats.csv) answer 404 until these are set.
         self.metrics_source: Callable[[], dict[str, Any]] | None = None
         self.stats_csv: Callable[[str | None, str | None], str] | None = None

@@ -24,7 +24,7 @@ class AiTurns:
     game: Game | None
     settings: Settings
     factory: OpponentFactory
-    _opponents: dict[Side, Opponent]
+    opponents: dict[Side, Opponent]
     _thinking: OpponentHandle | None
     _thinking_for: tuple[int, int] | None
     _hint: OpponentHandle | None
@@ -66,7 +66,7 @@ class AiTurns:
         return self._hint is not None
 
     def _make_opponents(self) -> None:
-        self._opponents = self._opponents_for(self.settings)
+        self.opponents = self._opponents_for(self.settings)
 
     def _opponents_for(self, settings: Settings) -> dict[Side, Opponent]:
         return {
@@ -77,7 +77,7 @@ class AiTurns:
 
     def opponent(self, side: Side) -> Opponent | None:
         """Who plays `side` for the board (None: a person at the board)."""
-        return self._opponents.get(side)
+        return self.opponents.get(side)
 
     def poll_opponent(self) -> None:
         """Take the opponent's move now if it is ready (a seat's just arrived)."""
@@ -97,7 +97,7 @@ class AiTurns:
         key = (id(game.position), game.position.ply)
         if self._thinking is None or self._thinking_for != key:
             self.cancel_thinking()
-            self._thinking = self._opponents[game.mover].start(game.position)
+            self._thinking = self.opponents[game.mover].start(game.position)
             self._thinking_for = key
             self.tell(Changed())
         if not self._thinking.done():

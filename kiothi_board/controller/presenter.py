@@ -220,8 +220,11 @@ class Presenter:
         now = s.clock.now()
         hint = next((o.pit for o in self._overlays if o.cue == Cue.HINT and o.until > now), None)
         view = self.view()
+        # A side played from another board says its name and presence (kiothi_board.remote).
+        who = None if s.game is None else getattr(s.opponents.get(s.game.mover), "who", None)
+        remote = who() if callable(who) else None
         line = instruction(
-            Situation(view, self._ai(), s.thinking, s.settings.pace, hint, self._web())
+            Situation(view, self._ai(), s.thinking, s.settings.pace, hint, self._web(), remote)
         )
         offer = live_offer(s.offer, s.seq)
         if offer is not None and s.game is not None and s.game.stage != "over":

@@ -100,7 +100,7 @@ class Session(AiTurns):
         self.check: frozenset[int] | None = None  # board check: the pits marked wrong
         self.ticks: frozenset[int] = frozenset()  # setting the board: pits ticked off as set
         self.paused = False
-        self._opponents: dict[Side, Opponent] = {}
+        self.opponents: dict[Side, Opponent] = {}  # read by the presenter (a remote side's name)
         self._thinking: OpponentHandle | None = None
         self._thinking_for: tuple[int, int] | None = None
         self._hint: OpponentHandle | None = None
@@ -178,7 +178,7 @@ class Session(AiTurns):
         self.tutorial_game = meta.get("tutorial") is True
         self.seq = len(stored)
         self._step_since = self.clock.now()
-        self._opponents = opponents
+        self.opponents = opponents
 
     def begin(self, settings: Settings, *, tutorial: bool = False) -> int:
         """Start a game with `settings`; its store id. A game left unfinished is abandoned.

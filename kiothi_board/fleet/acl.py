@@ -43,6 +43,11 @@ def check_fleet(boards: Iterable[str]) -> list[str]:
     out = []
     for board in boards:
         check_board_id(board)
+        if board == "match":
+            raise ConfigError(
+                "mqtt.board_id: 'match' names the remote matches' topics "
+                "(docs/remote.md): give the board another id"
+            )
         if board in fixed:
             raise ConfigError(
                 f"mqtt.board_id: {board!r} is one of the ACL's fixed users "

@@ -54,6 +54,7 @@ class Situation:
     web: bool = (
         False  # that side is played from a seat on the web (kiothi_board/controller/seat.py)
     )
+    remote: tuple[str, str] | None = None  # the side is another board's: its name, presence
 
 
 def side_name(side: Side, ai: bool = False, web: bool = False) -> Msg:
@@ -61,6 +62,14 @@ def side_name(side: Side, ai: bool = False, web: bool = False) -> Msg:
     if web:
         return tr("{side} (web player)", side=_SIDE[side])
     return tr("{side} (AI)", side=_SIDE[side]) if ai else _SIDE[side]
+
+
+_PRESENCE = {"online": trp("presence", "online"), "offline": trp("presence", "offline")}
+
+
+def _who(side: Side, s: Situation) -> Msg | str:
+    """The side's name: another board's own name, else `North (AI)` or `North`."""
+    return s.remote[0] if s.remote is not None else side_name(side, s.ai, s.web)
 
 
 def _seeds(n: int) -> Msg:
@@ -164,6 +173,13 @@ def _result(view: OverView) -> tuple[Msg, Msg]:
 
 def _idle(view: IdleView, s: Situation) -> Msg:
     side = view.position.to_move
+    if s.remote is not None:
+        name, presence = s.remote
+        return tr(
+            "Waiting for {board}'s move ({presence}).",
+            board=name,
+            presence=_PRESENCE.get(presence, presence),
+        )
     if s.web:
         return tr("Waiting for the web player's move ({side}).", side=_SIDE[side])
     if s.ai:
@@ -219,7 +235,7 @@ def _opening(view: OpeningView) -> Msg:
 
 def _steps(view: StepsView, s: Situation) -> Msg:
     step = view.step
-    who = side_name(view.mover, s.ai, s.web)
+    who = _who(view.mover, s)
     count = step.board[step.pit] if step.pit >= 0 else 0
     pit = pit_name(step.pit) if step.pit >= 0 else ""
     if step.kind == "done":

@@ -14,6 +14,7 @@ from kiothi_board.controller.spec import CommandSpec
 from kiothi_board.controller.table import TABLE
 from kiothi_board.helptext import DefaultsFormatter
 from kiothi_board.i18n import available
+from kiothi_board.remote.doors import REMOTE_COMMANDS
 
 __all__ = ["main", "markdown", "served"]
 
@@ -22,7 +23,7 @@ _ROLE = {"spectator": "", "seat": "seat", "control": "C", "staff": "staff"}
 
 def served() -> list[CommandSpec]:
     """Every command of the API: the table's, then the exhibition's."""
-    return [*TABLE.doors(), *EXHIBIT_COMMANDS]
+    return [*TABLE.doors(), *EXHIBIT_COMMANDS, *REMOTE_COMMANDS]
 
 
 def markdown() -> str:

@@ -161,6 +161,7 @@ CASES: dict[str, Case] = {
     ),
     "bench fleet": bench_fleet,
     "bench exhibit": lambda tmp, _: kiothi("bench", "exhibit", "--days", "1", "--visitors", "1"),
+    "bench remote": lambda tmp, _: kiothi("bench", "remote", "--moves", "4"),
     "engine": engine,
     "match": lambda tmp, _: kiothi(
         "match", "level:1", "level:1", "--games", "1", "--movetime", "5", "--max-plies", "6"
@@ -174,6 +175,7 @@ CASES: dict[str, Case] = {
         (0, -signal.SIGTERM),  # the dashboard leaves SIGTERM's default
     ),
     "token": lambda tmp, _: kiothi("token"),
+    "remote": lambda tmp, _: kiothi("remote", "--help"),
     "help": lambda tmp, _: kiothi("help", "--lang", "sw"),
     "pinout": lambda tmp, _: kiothi("pinout", "direct"),
     "bom": lambda tmp, _: kiothi("bom"),
