@@ -14,7 +14,7 @@ from typing import Any, Literal, get_args
 from kiothi_board.errors import KiothiError
 from kiothi_board.rules import Position, Side
 
-__all__ = ["KINDS", "Action", "BadActionError", "Kind", "position_hash"]
+__all__ = ["KINDS", "PLAYS", "Action", "BadActionError", "Kind", "position_hash"]
 
 
 class BadActionError(KiothiError, ValueError):
@@ -25,6 +25,8 @@ Kind = Literal[
     "opening", "move", "resign", "offer", "accept", "takeback", "takeback_accept", "claim"
 ]
 KINDS: tuple[str, ...] = get_args(Kind)
+PLAYS: frozenset[str] = frozenset(KINDS[:2])
+"""The kinds that play the board (an opening action, a move); the rest end or ask."""
 _MAX_VALUE = 400  # an opening action of 20 lifts with their places fits
 
 

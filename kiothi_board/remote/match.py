@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from kiothi_board.errors import IllegalMoveError, KiothiError
-from kiothi_board.remote.actions import Action, BadActionError, Kind, position_hash
+from kiothi_board.remote.actions import PLAYS, Action, BadActionError, Kind, position_hash
 from kiothi_board.rules import STANDARD, Position, Side, Variant, parse_opening, parse_pit
 
 __all__ = [
@@ -129,7 +129,7 @@ def _step(state: _State, kind: Kind, side: Side, value: str) -> _State:
     pos = state.position
     if pos.over:
         raise IllegalMoveError("the match is over")
-    if kind in ("opening", "move"):
+    if kind in PLAYS:
         if pos.to_move is not side:
             raise IllegalMoveError(f"not {side.letter}'s turn")
         if (kind == "opening") != (pos.phase == "opening"):

@@ -27,7 +27,7 @@ from kiothi_board.controller.notices import Applied, Notice, Started
 from kiothi_board.controller.opponent import Choice
 from kiothi_board.errors import ConflictError, KiothiError
 from kiothi_board.i18n import tr
-from kiothi_board.remote.actions import Action, BadActionError, Kind, position_hash
+from kiothi_board.remote.actions import PLAYS, Action, BadActionError, Kind, position_hash
 from kiothi_board.remote.invites import Invitations
 from kiothi_board.remote.match import Checked, Desync, Gap, Match, MatchSpec
 from kiothi_board.remote.opponent import MatchOpponents, remote_spec
@@ -372,7 +372,7 @@ class RemoteWire(Invitations):
                 self.refused += 1 if verdict.__class__.__name__ == "Refused" else 0
 
     def _remote_applied(self, action: Action, before: Position) -> None:
-        if action.kind in ("move", "opening"):
+        if action.kind in PLAYS:
             value = action.value
             choice = parse_pit(value) if action.kind == "move" else parse_opening(value)
             self._after[position_hash(before)] = choice
