@@ -122,7 +122,7 @@ def test_bad_config_is_a_clear_error(tmp_path: Path) -> None:
         capture_output=True, text=True, timeout=60, check=False,
     )  # fmt: skip
     assert proc.returncode == 2
-    assert f"{path}: game.level = 12: must be an integer from 1 to 9 or \"adaptive\"" in proc.stderr
+    assert f'{path}: game.level = 12: must be an integer from 1 to 9 or "adaptive"' in proc.stderr
 
 
 def _start(state: Path, conf: Path, seed: int, err: IO[str] | None = None) -> subprocess.Popen[str]:
