@@ -19,6 +19,7 @@ class Presence:
         self.beat_s = beat_s
         self._status: dict[str, bool] = {}
         self._seen: dict[str, float] = {}
+        self._offline_at: dict[str, float] = {}  # when its last will (`offline`) came
 
     def status(self, board: str, text: str) -> None:
         """`board`'s retained status came: `online` or anything else."""
@@ -26,6 +27,9 @@ class Presence:
         self._status[board] = online
         if online:
             self._seen[board] = self._clock.now()
+            self._offline_at.pop(board, None)
+        else:
+            self._offline_at.setdefault(board, self._clock.now())
 
     def seen(self, board: str) -> None:
         """A sign of life from `board` in the match (a heartbeat, an action)."""
@@ -44,8 +48,13 @@ class Presence:
         return "online" if self.present(board, beating=beating) else "offline"
 
     def gone_for(self, board: str) -> float | None:
-        """How long `board` (in our match) has been gone, from its last sign of life;
-        None while it is present."""
+        """How long `board` (in our match) has been known gone: since its last will came,
+        or since its heartbeat was due and did not come (1.5 beats after its last sign of
+        life); None while it is present. Counted from when this board could know, so a
+        claim never comes sooner than `gone_s` after the absence was seen."""
         if self.present(board, beating=True):
             return None
-        return self._clock.now() - self._seen.get(board, self._clock.now())
+        now = self._clock.now()
+        seen = self._seen.get(board, now)
+        since = self._offline_at.get(board, seen + 1.5 * self.beat_s)
+        return max(0.0, now - min(since, now))
