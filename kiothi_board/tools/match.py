@@ -279,6 +279,13 @@ def main(argv: list[str] | None = None) -> int:
                 losses += o.a_score == 0.0
                 if tty:
                     _progress(len(outcomes), len(tasks), wins, draws, losses, sys.stderr)
+                else:  # a log: a line a game, so a match stopped early still tells its score
+                    print(
+                        f"game {o.index} ({len(outcomes)}/{len(tasks)}): A {o.a_score:g}, "
+                        f"{o.end}; so far +{wins} ={draws} -{losses}",
+                        file=sys.stderr,
+                        flush=True,
+                    )
     if tty:
         sys.stderr.write("\n")
     outcomes.sort(key=lambda o: o.index)

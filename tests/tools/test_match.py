@@ -55,8 +55,12 @@ def test_builtin_match_writes_records(tmp_path: Path, capsys: pytest.CaptureFixt
         ["level:2", "level:1", "--games", "2", "--max-plies", "40", "--out", str(out)]
     )
     assert status == 0
-    text = capsys.readouterr().out
+    captured = capsys.readouterr()
+    text = captured.out
     assert "2 games" in text and "Elo difference" in text and "p99" in text
+    # Not a terminal: a line a game as it ends, so a stopped match's log still has its score.
+    lines = [x for x in captured.err.splitlines() if x.startswith("game ")]
+    assert len(lines) == 2 and lines[-1].split("so far ")[1].count("+") == 1, captured.err
     lines = out.read_text().splitlines()
     assert len(lines) == 2
     for line in lines:
