@@ -70,6 +70,19 @@ def config_settings(config: Config) -> dict[str, Any]:
     }
 
 
+def trace_fields(state: dict[str, Any]) -> dict[str, Any]:
+    """Where the game of a `state` stands: `Daemon.trace_line`'s fields."""
+    guide = state.get("guide")
+    return {
+        "game": state["game_id"],
+        "events": state["events"],
+        "stage": state["stage"],
+        "actions": len(state.get("actions", ())),
+        "guide": None if guide is None else guide["index"],
+        "expect": state.get("expect"),
+    }
+
+
 class Daemon:
     """The running product: drivers, store, the board and its loop, the doors."""
 
@@ -411,18 +424,7 @@ class Daemon:
 
     def trace_line(self) -> str:
         """One JSON line saying where the game stands (what `--trace` prints on change)."""
-        state = self.board.state()
-        guide = state.get("guide")
-        return json.dumps(
-            {
-                "game": state["game_id"],
-                "events": state["events"],
-                "stage": state["stage"],
-                "actions": len(state.get("actions", ())),
-                "guide": None if guide is None else guide["index"],
-                "expect": state.get("expect"),
-            }
-        )
+        return json.dumps(trace_fields(self.board.state()))
 
     def run(self, *, on_tick: Hook | None = None) -> None:
         """Run the board loop on this thread until `stop()`; tells systemd when ready."""

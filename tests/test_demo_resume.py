@@ -23,7 +23,7 @@ import pytest
 
 from kiothi_board.clock import FakeClock
 from kiothi_board.config import Config, validate
-from kiothi_board.daemon import Daemon
+from kiothi_board.daemon import Daemon, trace_fields
 
 TICK_S = 1 / 400  # the SIGKILL tests' quick configuration: 400 Hz, 12 plies
 RESUME_TICKS = 4000
@@ -61,19 +61,6 @@ Point = tuple[Path, dict[str, Any]]
 """A copy of the store after a commit, and the state line (`--trace`'s) the board was at."""
 
 
-def _line(state: dict[str, Any]) -> dict[str, Any]:
-    """`Daemon.trace_line`'s fields of a `state` (read on the loop's own thread here)."""
-    guide = state.get("guide")
-    return {
-        "game": state["game_id"],
-        "events": state["events"],
-        "stage": state["stage"],
-        "actions": len(state.get("actions", ())),
-        "guide": None if guide is None else guide["index"],
-        "expect": state.get("expect"),
-    }
-
-
 def _restart_points(root: Path, config: Config, seed: int, *, until: str) -> list[Point]:
     """Play one demo game and copy the store after every commit that wrote something, up to
     the next game's start (`until="game"`) or the end of the opening (`until="opening"`),
@@ -89,7 +76,7 @@ def _restart_points(root: Path, config: Config, seed: int, *, until: str) -> lis
         commit()
         if wrote:
             copies.append(
-                (root / f"point{len(copies)}" / db.name, _line(daemon.controller.state()))
+                (root / f"point{len(copies)}" / db.name, trace_fields(daemon.controller.state()))
             )
             _copy(db, copies[-1][0])
 
